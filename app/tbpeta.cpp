@@ -1,0 +1,172 @@
+// tbpeta: electronic states of a zincblende/diamond nanostructure in nearest-neighbour empirical tight binding.
+// Builds the structure and its Hamiltonian as a distributed PETSc matrix (each rank its own atoms), solves for the
+// states near the gap with SLEPc (-eps_* options pass through), and writes them to HDF5 (-output FILE.h5).
+static const char help[] = "tbpeta: electronic states of semiconductor nanostructures in empirical tight binding (sp3s*, sp3d5s*, spin-orbit).\n"
+                           "Run with -help for every option and its default; see README.md for worked examples.\n\n";
+
+#include <slepceps.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/ResultsWriter.hpp"
+#include "tbpeta/SlepcSolver.hpp"
+#include "tbpeta/StoredHamiltonian.hpp"
+#include "tbpeta/TightBindingSystem.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+const char *basisName(BasisModel b) { return b == BasisModel::sp3sstar ? "sp3s*" : "sp3d5s*"; }
+
+PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianInfo &info, MatrixFormat format) {
+  const Structure &s = sys.structure;
+  const TightBindingModel &m = sys.model;
+  PetscFunctionBeginUser;
+  PetscInt mins[2] = {s.owned, s.halo()}, maxs[2] = {s.owned, s.halo()};
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, mins, 2, MPIU_INT, MPI_MIN, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, maxs, 2, MPIU_INT, MPI_MAX, comm));
+  std::vector<PetscInt> cations(m.materials.size(), 0);
+  for (PetscInt i = 0; i < s.owned; ++i)
+    if (s.sublattice(i) == Sublattice::cation) ++cations[s.material[i]];
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, cations.data(), (PetscMPIInt)cations.size(), MPIU_INT, MPI_SUM, comm));
+  const auto &c = sys.cell;
+  PetscCall(PetscPrintf(comm, "tbpeta: %s %s, parameter set %s (%s%s), unstrained\n", m.materials[0].anion == m.materials[0].cation ? "diamond" : "zincblende",
+                        m.materials[0].material.c_str(), m.set.c_str(), basisName(m.basis), m.spin_orbit ? " + spin-orbit" : ""));
+  PetscCall(PetscPrintf(comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%g, %g, %g) 2pi/a\n", c.cells[0], c.cells[1], c.cells[2], sys.a_nm,
+                        c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1], c.k[2]));
+  std::string mats;
+  for (size_t i = 0; i < m.materials.size(); ++i) mats += (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);
+  PetscCall(PetscPrintf(comm, "  atoms          %" PetscInt_FMT " (cations: %s)\n", s.total, mats.c_str()));
+  if (sys.nano_spec.shape != DotShape::none) {
+    const char *shape = sys.nano_spec.shape == DotShape::sphere ? "sphere" : sys.nano_spec.shape == DotShape::dome ? "dome" : "box";
+    const auto &ce = sys.nano.spec().center;
+    PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", sys.nano_spec.dot_material.c_str(), shape, ce[0], ce[1], ce[2]));
+  }
+  PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
+  PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %" PetscInt_FMT " non-zeros, %.0f bytes of H per atom\n", format == MatrixFormat::aij ? "MATMPIAIJ" : "MATMPIBAIJ",
+                        info.rows, info.nonzeros, info.bytes / (double)s.total));
+  const auto &g = sys.partition.grid();
+  PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
+                        g[2], partitionName(sys.partition_kind), mins[0], maxs[0], mins[1], maxs[1]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBindingSystem &sys, const EigenStates &states) {
+  const Structure &s = sys.structure;
+  const auto &mats = sys.model.materials;
+  PetscFunctionBeginUser;
+  std::vector<std::string> species{mats[0].anion}, names;
+  std::map<std::string, int> species_index{{mats[0].anion, 0}};
+  std::vector<int> cation_species;
+  for (const auto &m : mats) {
+    names.push_back(m.material);
+    if (!species_index.count(m.cation)) {
+      species_index[m.cation] = (int)species.size();
+      species.push_back(m.cation);
+    }
+    cation_species.push_back(species_index[m.cation]);
+  }
+  std::vector<PetscInt> canonical(s.owned);
+  std::vector<double> pos(3 * s.owned);
+  std::vector<int> sp(s.owned), mat(s.owned);
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    canonical[i] = (PetscInt)s.lattice.canonicalIndex(s.sites[i]);
+    const auto r = s.position(i, sys.a_nm);
+    for (int a = 0; a < 3; ++a) pos[3 * i + a] = r[a];
+    mat[i] = s.material[i];
+    sp[i] = s.sublattice(i) == Sublattice::anion ? 0 : cation_species[s.material[i]];
+  }
+  AtomsForOutput atoms;
+  atoms.canonical_index = canonical;
+  atoms.positions_nm = pos;
+  atoms.species = sp;
+  atoms.material = mat;
+  atoms.total_atoms = s.total;
+  atoms.species_names = species;
+  atoms.material_names = names;
+  char *all = nullptr;
+  PetscCall(PetscOptionsGetAll(nullptr, &all));
+  std::string options = all ? all : "";
+  PetscCall(PetscFree(all));
+  PetscCall(WriteResults(comm, path, states.values, atoms, options,
+                         {{"program", "tbpeta"}, {"strain", "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}}));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ReportUnusedOptions(MPI_Comm comm) {
+  PetscInt n;
+  char **names, **values;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+  for (PetscInt i = 0; i < n; ++i) PetscCall(PetscPrintf(comm, "tbpeta: warning: option -%s was given but not used\n", names[i]));
+  PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Run(MPI_Comm comm) {
+  TightBindingSystem sys;
+  char output[PETSC_MAX_PATH_LEN] = "";
+  PetscBool has_output = PETSC_FALSE, help = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsHasHelp(nullptr, &help));
+  PetscOptionsBegin(comm, nullptr, "Output", "tbpeta");
+  PetscCall(PetscOptionsString("-output", "Write eigenvalues and the structure to this HDF5 file (.h5); none by default", "tbpeta", output, output, sizeof(output), &has_output));
+  PetscOptionsEnd();
+  if (has_output) PetscCall(CheckOutputPath(comm, output));
+
+  PetscCall(TightBindingSystemFromOptions(comm, !help, &sys));
+  MatrixFormat format;
+  PetscCall(MatrixFormatFromOptions(comm, &format));
+  for (const auto &w : sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
+  double vbm, cbm;
+  PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
+  if (help) {
+    // Let SLEPc list its -eps_/-st_ options too, then stop: -help describes, it does not run.
+    EPS eps;
+    PetscCall(EPSCreate(comm, &eps));
+    PetscCall(EPSSetFromOptions(eps));
+    PetscCall(EPSDestroy(&eps));
+    PetscFunctionReturn(0);
+  }
+
+  Mat H;
+  HamiltonianInfo info;
+  PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, format, &H, &info));
+  PetscCall(PrintSummary(comm, sys, info, format));
+  PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));
+
+  EigenStates states;
+  PetscCall(SolveWithSlepc(H, 0.5 * (vbm + cbm), &states));
+  PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations\n", states.solver.c_str(), states.values.size(), states.requested,
+                        states.iterations));
+  PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
+  for (size_t i = 0; i < states.values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states.values[i], states.residuals[i]));
+  if (has_output) {
+    PetscCall(WriteOutput(comm, output, sys, states));
+    PetscCall(PetscPrintf(comm, "wrote %s\n", output));
+  }
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  PetscErrorCode ierr = SlepcInitialize(&argc, &argv, nullptr, help);
+  if (ierr) return 1;
+  PushOneLineErrorHandler("tbpeta");
+  ierr = Run(PETSC_COMM_WORLD);
+  if (ierr && !ErrorIsCollective(ierr)) {
+    int size = 1;
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+    if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
+  }
+  if (!ierr) ierr = ReportUnusedOptions(PETSC_COMM_WORLD);
+  SlepcFinalize();
+  return ierr ? 1 : 0;
+}

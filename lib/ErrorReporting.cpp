@@ -1,0 +1,42 @@
+#include "tbpeta/ErrorReporting.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace tbpeta {
+
+namespace {
+std::string program_name = "tbpeta";
+
+PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) {
+  if (p != PETSC_ERROR_INITIAL) return n; // only where the error was raised, not at every level of the stack
+  int rank = 0, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int comm_size = 1;
+  if (init && comm != MPI_COMM_NULL) MPI_Comm_size(comm, &comm_size);
+  const bool collective = comm_size > 1;
+  if (collective && rank != 0) return n;
+  const char *msg = (mess && *mess) ? mess : "PETSc error";
+  if (collective || comm_size == 1) {
+    int world = 1;
+    if (init) MPI_Comm_size(MPI_COMM_WORLD, &world);
+    if (world > 1 && !collective) std::fprintf(stderr, "%s: error: [rank %d] %s\n", program_name.c_str(), rank, msg);
+    else std::fprintf(stderr, "%s: error: %s\n", program_name.c_str(), msg);
+  }
+  std::fflush(stderr);
+  (void)line, (void)fun, (void)file, (void)ctx;
+  return n;
+}
+} // namespace
+
+PetscErrorCode PushOneLineErrorHandler(const char *program) {
+  PetscFunctionBeginUser;
+  program_name = program;
+  PetscCall(PetscPushErrorHandler(OneLineHandler, nullptr));
+  PetscFunctionReturn(0);
+}
+
+bool ErrorIsCollective(PetscErrorCode code) { return code == PETSC_ERR_USER_INPUT || code == PETSC_ERR_FILE_OPEN || code == PETSC_ERR_ARG_WRONG || code == PETSC_ERR_ARG_OUTOFRANGE || code == PETSC_ERR_ARG_INCOMP || code == PETSC_ERR_SUP; }
+
+} // namespace tbpeta

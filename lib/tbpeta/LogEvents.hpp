@@ -1,0 +1,20 @@
+#pragma once
+// tbpeta's PetscLogEvents, so -log_view shows every phase that costs time.
+#include <petsclog.h>
+
+namespace tbpeta {
+
+struct LogEvents {
+  PetscClassId classid = 0;
+  PetscLogEvent structure = 0;  // atoms of this rank and their materials
+  PetscLogEvent neighbours = 0; // bonds and halo from the lattice
+  PetscLogEvent assembly = 0;   // Hamiltonian blocks and matrix assembly
+  PetscLogEvent product = 0;    // products y = Hx timed by the application and benchmarks
+  PetscLogEvent solve = 0;      // eigen-solve
+  PetscLogEvent output = 0;     // HDF5 output
+};
+
+// Registers the events once (idempotent) and returns them.
+PetscErrorCode GetLogEvents(const LogEvents **events);
+
+} // namespace tbpeta

@@ -1,0 +1,22 @@
+#pragma once
+// The supercell: -cells nx,ny,nz conventional cubic cells, -periodic px,py,pz (0/1 per axis) and the Bloch
+// wave vector -k kx,ky,kz in units of 2 pi / a (applied on periodic axes).
+#include <petscsys.h>
+
+#include <array>
+
+namespace tbpeta {
+
+struct SupercellSpec {
+  std::array<int, 3> cells{4, 4, 4};
+  std::array<bool, 3> periodic{true, true, true};
+  std::array<double, 3> k{0, 0, 0}; // 2 pi / a
+};
+
+PetscErrorCode SupercellSpecFromOptions(MPI_Comm comm, SupercellSpec *spec);
+
+// Reads a comma-separated list option that must have exactly `n` entries; one-line PETSC_ERR_USER_INPUT otherwise.
+PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values, PetscBool *set);
+PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set);
+
+} // namespace tbpeta

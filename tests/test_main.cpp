@@ -1,0 +1,60 @@
+// GoogleTest main for tbpeta: initialises SLEPc/PETSc/MPI once, checks that the test runs on the number of ranks
+// ctest asked for (--expected-ranks=N), prints the full report on rank 0 and only failures on the others, and
+// fails on every rank when any rank failed.
+#include <gtest/gtest.h>
+#include <slepcsys.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+int expected_ranks = -1;
+
+class FailurePrinter : public testing::EmptyTestEventListener {
+public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const testing::TestPartResult &r) override {
+    if (r.failed()) std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+  }
+
+private:
+  int rank_;
+};
+} // namespace
+
+namespace tbpeta::test {
+int expectedRanks() { return expected_ranks; }
+int commSize() {
+  int size = 0;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return size;
+}
+int commRank() {
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return rank;
+}
+} // namespace tbpeta::test
+
+int main(int argc, char **argv) {
+  testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--expected-ranks=", 17) == 0) expected_ranks = std::atoi(argv[i] + 17);
+  // PETSc must not see the gtest/ctest arguments.
+  int pargc = 1;
+  if (SlepcInitialize(&pargc, &argv, nullptr, nullptr)) return 1;
+  int rank = tbpeta::test::commRank();
+  if (rank != 0) {
+    auto &listeners = testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailurePrinter(rank));
+  }
+  int failed = RUN_ALL_TESTS() != 0;
+  int any_failed = 0;
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD);
+  if (SlepcFinalize()) return 1;
+  return any_failed;
+}

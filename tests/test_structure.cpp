@@ -1,0 +1,150 @@
+// The distributed structure: every rank holds exactly its owned atoms and its halo, the global numbering agrees
+// between owners and neighbours, and partitions are refused when they cannot give every rank a plane.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "system_fixture.hpp"
+#include "test_support.hpp"
+
+using namespace tbpeta;
+using tbpeta::test::BuildFromOptions;
+
+namespace {
+
+// Brute force over the whole supercell (test only): the atoms of a box and the halo those atoms bond to.
+void ExpectedOwnedAndHalo(const Structure &s, std::set<long long> *owned, std::set<long long> *halo) {
+  const auto &L = s.lattice;
+  for (int x = 0; x < L.planes()[0]; ++x)
+    for (int y = 0; y < L.planes()[1]; ++y)
+      for (int z = 0; z < L.planes()[2]; ++z) {
+        const PlaneIndex p{x, y, z};
+        if (!ZincblendeLattice::isSite(p) || !s.box.contains(p)) continue;
+        owned->insert(L.canonicalIndex(p));
+        for (int b = 0; b < 4; ++b) {
+          PlaneIndex q;
+          std::array<int, 3> w;
+          if (L.neighbour(p, b, &q, &w) && !s.box.contains(q)) halo->insert(L.canonicalIndex(q));
+        }
+      }
+}
+
+void CheckStructure(const std::string &options) {
+  SCOPED_TRACE(options);
+  TightBindingSystem sys;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
+  const Structure &s = sys.structure;
+  std::set<long long> owned, halo;
+  ExpectedOwnedAndHalo(s, &owned, &halo);
+  // Exactly the owned atoms and the halo, nothing else.
+  EXPECT_EQ((size_t)s.owned, owned.size());
+  EXPECT_EQ((size_t)s.halo(), halo.size());
+  EXPECT_EQ(s.sites.size(), owned.size() + halo.size());
+  for (PetscInt i = 0; i < (PetscInt)s.sites.size(); ++i) {
+    const long long c = s.lattice.canonicalIndex(s.sites[i]);
+    EXPECT_EQ(i < s.owned ? owned.count(c) : halo.count(c), 1u);
+  }
+  PetscInt total = s.owned;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_EQ(total, (PetscInt)s.lattice.totalAtoms());
+  EXPECT_EQ(s.total, total);
+
+  // Owners' numbering: (canonical -> global) of every owned atom, gathered (small test systems only).
+  std::vector<long long> mine;
+  for (PetscInt i = 0; i < s.owned; ++i) mine.push_back(s.lattice.canonicalIndex(s.sites[i])), mine.push_back(s.globalIndex(i));
+  int n = (int)mine.size(), size = tbpeta::test::commSize();
+  std::vector<int> counts(size), displs(size, 0);
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<long long> all(displs[size - 1] + counts[size - 1]);
+  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, PETSC_COMM_WORLD);
+  std::map<long long, long long> global_of;
+  std::set<long long> globals;
+  for (size_t t = 0; t < all.size(); t += 2) global_of[all[t]] = all[t + 1], globals.insert(all[t + 1]);
+  EXPECT_EQ(globals.size(), (size_t)total); // a permutation of 0..N-1
+  EXPECT_EQ(*globals.rbegin(), total - 1);
+  for (PetscInt h = 0; h < s.halo(); ++h) {
+    const long long c = s.lattice.canonicalIndex(s.sites[s.owned + h]);
+    EXPECT_EQ(s.halo_global[h], global_of.at(c));
+    EXPECT_EQ(s.halo_owner[h], s.partition.ownerOf(s.sites[s.owned + h]));
+  }
+  // Bonds: an open face leaves dangling bonds, a periodic one does not.
+  for (PetscInt i = 0; i < s.owned; ++i)
+    for (int b = 0; b < 4; ++b) {
+      const auto v = ZincblendeLattice::bondVector(s.sites[i], b);
+      bool leaves = false;
+      for (int a = 0; a < 3; ++a) {
+        const int c = (a == 0 ? s.sites[i].x : a == 1 ? s.sites[i].y : s.sites[i].z) + v[a];
+        leaves = leaves || ((c < 0 || c >= s.lattice.planes()[a]) && !s.lattice.periodic()[a]);
+      }
+      EXPECT_EQ(s.bonds[i][b] < 0, leaves);
+    }
+}
+
+} // namespace
+
+TEST(Structure, EachRankHoldsExactlyItsAtomsAndHalo) {
+  TBPETA_ASSERT_RANKS();
+  for (const char *part : {"slab", "column", "cube"}) {
+    CheckStructure(std::string("-params vogl1983 -cells 2,2,3 -periodic 1,1,1 -partition ") + part);
+    CheckStructure(std::string("-params vogl1983 -cells 3,2,2 -periodic 0,0,0 -partition ") + part);
+    CheckStructure(std::string("-params vogl1983 -cells 1,2,1 -periodic 1,0,1 -partition ") + part);
+  }
+}
+
+TEST(Structure, ExplicitProcessGridAndThinSlabs) {
+  TBPETA_ASSERT_RANKS();
+  const int size = tbpeta::test::commSize();
+  // Slabs as thin as one plane: 4 planes along x on up to 3 ranks.
+  CheckStructure("-params vogl1983 -cells 1,2,2 -partition slab");
+  CheckStructure("-params vogl1983 -cells 2,2,2 -da_processors_x 1 -da_processors_y 1 -da_processors_z " + std::to_string(size));
+}
+
+TEST(Structure, MaterialsDoNotDependOnRanks) {
+  TBPETA_ASSERT_RANKS();
+  const std::string opts = "-params nemo3d -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_shape sphere -dot_radius 0.6 -host_alloy AlAs,0.3 -alloy_seed 7";
+  TightBindingSystem par, ser;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, opts, &par), 0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, opts + " -partition cube", &ser), 0);
+  std::map<long long, int> serial;
+  for (PetscInt i = 0; i < ser.structure.owned; ++i) serial[ser.lattice.canonicalIndex(ser.structure.sites[i])] = ser.structure.material[i];
+  int in_dot = 0, alloyed = 0;
+  for (PetscInt i = 0; i < (PetscInt)par.structure.sites.size(); ++i) {
+    if (par.structure.sublattice(i) != Sublattice::cation) continue;
+    const int m = par.structure.material[i];
+    EXPECT_EQ(m, serial.at(par.lattice.canonicalIndex(par.structure.sites[i])));
+    if (i < par.structure.owned) in_dot += m == par.model.indexOf("InAs"), alloyed += m == par.model.indexOf("AlAs");
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &in_dot, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &alloyed, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD);
+  EXPECT_GT(in_dot, 0);
+  // 108 host cations minus the dot at x = 0.3: a binomial draw, far from 0 and from all.
+  EXPECT_GT(alloyed, 15);
+  EXPECT_LT(alloyed, 55);
+}
+
+TEST(Structure, BadGridsAndCellsAreRefused) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  auto code = [&](const std::string &o) { return tbpeta::test::Quietly([&] { return BuildFromOptions(PETSC_COMM_WORLD, o, &sys); }); };
+  EXPECT_EQ(code("-cells 0,2,2"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 2,2"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells -1,2,2"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-k 0.1,0.2"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-periodic 1,2,1"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-periodic 1,1"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-da_processors_x 5"), tbpeta::test::commSize() % 5 ? PETSC_ERR_USER_INPUT : 0);
+  EXPECT_EQ(code("-cells 1,1,1 -da_processors_x 1 -da_processors_y 1 -da_processors_z " + std::to_string(tbpeta::test::commSize() * 5)), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 2,2,2 -dot_material InAs -dot_radius 5"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 2,2,2 -dot_material InAs -dot_radius 0.5 -dot_center 0.1,0.5,0.5"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 2,2,2 -dot_material GaN"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 2,2,2 -material Si -dot_material InAs -dot_radius 0.5"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-params foo"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-host_alloy InAs"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-host_alloy InAs,1.5"), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-params vogl1983 -tb_spin_orbit 1"), PETSC_ERR_USER_INPUT);
+  if (tbpeta::test::commSize() > 1) EXPECT_EQ(code("-cells 1,1,1 -partition slab -da_processors_x 9"), PETSC_ERR_USER_INPUT);
+  PetscOptionsClear(nullptr);
+}

@@ -1,0 +1,16 @@
+#pragma once
+// Helpers shared by tbpeta's tests: the rank count ctest launched the test with, so that every MPI test can
+// assert that it really runs on that many ranks.
+#include <gtest/gtest.h>
+
+namespace tbpeta::test {
+int expectedRanks(); // from --expected-ranks=N (ctest); -1 when run by hand
+int commSize();      // size of PETSC_COMM_WORLD
+int commRank();
+} // namespace tbpeta::test
+
+// Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.
+#define TBPETA_ASSERT_RANKS()                                                                                    \
+  do {                                                                                                           \
+    if (::tbpeta::test::expectedRanks() > 0) ASSERT_EQ(::tbpeta::test::commSize(), ::tbpeta::test::expectedRanks()); \
+  } while (0)
