@@ -111,8 +111,9 @@ bool ParseNumber(const std::string &text, double *x) {
 // Read every "key = value" line of the file, checking syntax, known keys, duplicates and numbers in file order.
 PetscErrorCode ReadEntries(MPI_Comm comm, const std::string &path, Entries *entries) {
   PetscFunctionBeginUser;
-  std::ifstream in(path);
-  PetscCheck(in.is_open(), comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
+  std::error_code ec;
+  std::ifstream   in(path);
+  PetscCheck(in.is_open() && fs::is_regular_file(path, ec), comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
   std::string raw;
   for (int line = 1; std::getline(in, raw); ++line) {
     const std::string content = Trim(raw.substr(0, raw.find('#')));

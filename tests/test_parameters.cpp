@@ -276,6 +276,8 @@ TEST(Parameters, UnreadableFile) {
   const Outcome      r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), "does/not/exist.tbp", &p); });
   EXPECT_EQ(r.code, PETSC_ERR_FILE_OPEN);
   EXPECT_NE(r.message.find("'does/not/exist.tbp'"), std::string::npos) << r.message;
+  const Outcome d = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), tbpeta::dataDirectory(), &p); });
+  EXPECT_EQ(d.code, PETSC_ERR_FILE_OPEN) << d.message;
 }
 
 TEST(Parameters, BadFilesAreUserInputErrors) {
