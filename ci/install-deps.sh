@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libpetsc-complex3.18-dev libslepc-complex3.18-dev
       libhdf5-openmpi-dev openmpi-bin libopenmpi-dev
-      libgtest-dev libopenblas0-serial
+      libgtest-dev libopenblas0-serial liblapack-dev
       python3-numpy python3-h5py python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do

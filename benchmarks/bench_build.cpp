@@ -1,0 +1,322 @@
+// bench_build: how the cost of building the stored Hamiltonian (structure + neighbours + assembly) and of one
+// AIJ product y = Hx grows with the number of atoms, for sp3s* (vogl1983, no spin) and sp3d5s*+SO (nemo3d), on
+// periodic bulk GaAs cubes from ~10^3 to >= 10^6 atoms. Prints a table per parameter set and writes a CSV.
+// A printed benchmark, not a test: the target is "building costs at most 10 products", with both costs linear.
+//
+//   bench_build [-bench_sets vogl1983,nemo3d] [-bench_max_cells N[,M]] [-bench_cells 5,10,20] [-bench_products 7]
+//               [-bench_csv bench_build.csv] [-bench_no_memory_guard]
+// Every other option (e.g. -partition, -log_view) is kept for each size; -params, -cells, -periodic, -material and
+// -k are set by the benchmark.
+static const char help[] = "bench_build: build time and product time of the stored Hamiltonian against the number of atoms.\n"
+                           "  -bench_sets vogl1983,nemo3d   parameter sets to run (default both)\n"
+                           "  -bench_max_cells N[,M]        largest cube per set, in cells (default 64 for vogl1983, 40 for nemo3d)\n"
+                           "  -bench_cells n1,n2,...        cube sizes in cells (default 5,10,20,40,50,64; capped by -bench_max_cells)\n"
+                           "  -bench_products N             timed products per size after one warm-up (default 7, at least 5)\n"
+                           "  -bench_csv FILE               CSV output (default bench_build.csv)\n"
+                           "  -bench_no_memory_guard        run a size even when its estimated memory exceeds MemAvailable\n\n";
+
+#include <petscmat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tbpeta/LogEvents.hpp"
+#include "tbpeta/StoredHamiltonian.hpp"
+#include "tbpeta/TightBindingSystem.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+struct Row {
+  std::string set, basis;
+  int ranks = 1, cells = 0;
+  long long atoms = 0, rows = 0, nonzeros = 0;
+  double t_structure = 0, t_assembly = 0, t_build = 0, t_product = 0, t_product_min = 0;
+  double peak_mb_max = 0, peak_mb_sum = 0;
+  double buildNsPerNz() const { return t_build / (double)nonzeros * 1e9; }
+  double productNsPerNz() const { return t_product / (double)nonzeros * 1e9; }
+  double ratio() const { return t_build / t_product; }
+};
+
+// A field of /proc/self/status (kB), or -1.
+double StatusKb(const char *field) {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  const size_t n = std::strlen(field);
+  while (std::getline(f, line))
+    if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':') return std::atof(line.c_str() + n + 1);
+  return -1;
+}
+
+// MemAvailable of the node in kB (every rank of these runs shares one node), or -1.
+double MemAvailableKb() {
+  std::ifstream f("/proc/meminfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("MemAvailable:", 0) == 0) return std::atof(line.c_str() + 13);
+  return -1;
+}
+
+// Resets VmHWM to the current RSS (Linux >= 4.0), so each size reports its own peak. False if refused.
+bool ResetPeakRss() {
+  FILE *f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Least-squares exponent p of t = c * atoms^p; NaN with fewer than two points.
+double FitExponent(const std::vector<double> &atoms, const std::vector<double> &t) {
+  const size_t n = atoms.size();
+  if (n < 2) return NAN;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double x = std::log(atoms[i]), y = std::log(t[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+double MaxOverRanks(MPI_Comm comm, double v) {
+  double r = v;
+  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return r;
+}
+double SumOverRanks(MPI_Comm comm, double v) {
+  double r = v;
+  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return r;
+}
+
+// One size of one set: options -> system -> timed structure, assembly and products.
+PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std::string &set, int cells, int nproducts, Row *row) {
+  TightBindingSystem sys;
+  const LogEvents *ev;
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCall(GetLogEvents(&ev));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  const std::string c = std::to_string(cells);
+  const std::string options = base_options + " -params " + set + " -material GaAs -cells " + c + "," + c + "," + c + " -periodic 1,1,1 -k 0,0,0";
+  PetscCall(PetscOptionsClear(nullptr));
+  PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
+  // Model, lattice, nanostructure and partition (reads the parameter files); the structure is timed below.
+  PetscCall(TightBindingSystemFromOptions(comm, false, &sys));
+
+  PetscCallMPI(MPI_Barrier(comm));
+  const double t0 = MPI_Wtime();
+  PetscCall(Structure::Create(comm, sys.lattice, sys.partition, sys.nano, &sys.structure));
+  PetscCallMPI(MPI_Barrier(comm));
+  const double t1 = MPI_Wtime();
+  Mat H;
+  HamiltonianInfo info;
+  PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, &info));
+  PetscCallMPI(MPI_Barrier(comm));
+  const double t2 = MPI_Wtime();
+
+  Vec x, y;
+  PetscCall(MatCreateVecs(H, &x, &y));
+  PetscRandom rnd;
+  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 12345));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatMult(H, x, y)); // warm-up: first touch of y, scatter set-up
+  std::vector<double> times;
+  for (int i = 0; i < nproducts; ++i) {
+    PetscCallMPI(MPI_Barrier(comm));
+    const double a = MPI_Wtime();
+    PetscCall(PetscLogEventBegin(ev->product, 0, 0, 0, 0));
+    PetscCall(MatMult(H, x, y));
+    PetscCall(PetscLogEventEnd(ev->product, 0, 0, 0, 0));
+    PetscCallMPI(MPI_Barrier(comm));
+    times.push_back(MaxOverRanks(comm, MPI_Wtime() - a));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  // Peak of this size, with H still alive.
+  const double hwm_kb = StatusKb("VmHWM");
+  PetscCall(MatDestroy(&H));
+
+  row->set = set;
+  row->basis = sys.model.basis == BasisModel::sp3sstar ? "sp3s*" : (sys.model.spin_orbit ? "sp3d5s*+SO" : "sp3d5s*");
+  row->ranks = size;
+  row->cells = cells;
+  row->atoms = sys.structure.total;
+  row->rows = info.rows;
+  row->nonzeros = info.nonzeros;
+  row->t_structure = MaxOverRanks(comm, t1 - t0);
+  row->t_assembly = MaxOverRanks(comm, t2 - t1);
+  row->t_build = MaxOverRanks(comm, t2 - t0);
+  row->t_product = Median(times);
+  row->t_product_min = *std::min_element(times.begin(), times.end());
+  row->peak_mb_max = MaxOverRanks(comm, hwm_kb) / 1024.0;
+  row->peak_mb_sum = SumOverRanks(comm, hwm_kb) / 1024.0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PrintHeader(MPI_Comm comm, const std::string &set, const std::string &basis, int ranks) {
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "\n%s (-params %s), bulk GaAs periodic cubes, MATMPIAIJ, %d rank%s\n", basis.c_str(), set.c_str(), ranks, ranks > 1 ? "s" : ""));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %9s %9s %9s %11s %8s %8s %8s %9s\n", "cells", "atoms", "rows", "nonzeros", "struct s", "asm s", "build s", "product s",
+                        "build", "product", "build/", "peak MB"));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %9s %9s %9s %11s %8s %8s %8s %9s\n", "", "", "", "", "", "", "", "(median)", "ns/nz", "ns/nz", "product", "(max rk)"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PrintRow(MPI_Comm comm, const Row &r) {
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %9.3f %9.3f %9.3f %11.3e %8.2f %8.3f %8.2f %9.0f\n", r.cells, r.atoms, r.rows, r.nonzeros, r.t_structure, r.t_assembly, r.t_build,
+                        r.t_product, r.buildNsPerNz(), r.productNsPerNz(), r.ratio(), r.peak_mb_max));
+  PetscFunctionReturn(0);
+}
+
+std::string Growth(double p) {
+  if (std::isnan(p)) return "n/a (fewer than two sizes >= 1e4 atoms)";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3f (%s)", p, std::fabs(p - 1) <= 0.1 ? "linear" : p > 1 ? "super-linear" : "sub-linear");
+  return buf;
+}
+
+PetscErrorCode Run(MPI_Comm comm) {
+  PetscMPIInt rank, size;
+  char sets_buf[256] = "vogl1983,nemo3d", csv[PETSC_MAX_PATH_LEN] = "bench_build.csv";
+  PetscInt max_cells[8], nmax = 8, cell_list[32] = {5, 10, 20, 40, 50, 64}, ncells = 32, nproducts = 7;
+  PetscBool max_set = PETSC_FALSE, cells_set = PETSC_FALSE, no_guard = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscOptionsBegin(comm, nullptr, "bench_build", "tbpeta");
+  PetscCall(PetscOptionsString("-bench_sets", "Comma-separated parameter sets", "bench_build", sets_buf, sets_buf, sizeof sets_buf, nullptr));
+  PetscCall(PetscOptionsIntArray("-bench_max_cells", "Largest cube (cells per axis), one value for all sets or one per set", "bench_build", max_cells, &nmax, &max_set));
+  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis", "bench_build", cell_list, &ncells, &cells_set));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build", nproducts, &nproducts, nullptr));
+  PetscCall(PetscOptionsString("-bench_csv", "CSV output file", "bench_build", csv, csv, sizeof csv, nullptr));
+  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "bench_build", no_guard, &no_guard, nullptr));
+  PetscOptionsEnd();
+  if (!cells_set) ncells = 6;
+  PetscCheck(nproducts >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5", nproducts);
+  std::vector<std::string> sets;
+  {
+    std::stringstream ss(sets_buf);
+    std::string s;
+    while (std::getline(ss, s, ','))
+      if (!s.empty()) sets.push_back(s);
+  }
+  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)sets.size(), comm, PETSC_ERR_USER_INPUT, "-bench_max_cells: give one value or one per set (%zu)", sets.size());
+  std::vector<int> cells_sorted(cell_list, cell_list + ncells);
+  std::sort(cells_sorted.begin(), cells_sorted.end());
+
+  // Options of the command line, kept for every size (PetscOptionsClear would drop e.g. -log_view or -partition).
+  std::string base;
+  {
+    char *all = nullptr;
+    PetscCall(PetscOptionsGetAll(nullptr, &all));
+    base = all ? all : "";
+    PetscCall(PetscFree(all));
+  }
+  const bool peak_reset = ResetPeakRss();
+  PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "",
+                        nproducts, peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));
+
+  std::vector<Row> all_rows;
+  for (size_t si = 0; si < sets.size(); ++si) {
+    const std::string &set = sets[si];
+    const int cap = max_set ? (int)max_cells[nmax == 1 ? 0 : si] : (set == "nemo3d" || set == "jancu1998" ? 40 : 64);
+    std::vector<Row> rows;
+    for (int cells : cells_sorted) {
+      if (cells > cap) break;
+      const long long atoms = 8LL * cells * cells * cells;
+      // Memory guard from the previous size's bytes per atom (the node's ranks together).
+      if (!rows.empty() && !no_guard) {
+        const Row &p = rows.back();
+        const double per_atom = std::max(p.peak_mb_sum * 1024.0 * 1024.0 / (double)p.atoms, (double)p.nonzeros / p.atoms * 20.0);
+        const double need = per_atom * atoms, avail = MemAvailableKb() * 1024.0;
+        double need_max = MaxOverRanks(comm, need), avail_min = -MaxOverRanks(comm, -avail);
+        if (avail_min > 0 && need_max > 0.95 * avail_min) {
+          PetscCall(PetscPrintf(comm, "%5d %9lld  skipped: needs ~%.1f GB (%.0f B/atom at %d cells), %.1f GB available (-bench_no_memory_guard runs it)\n", cells, atoms, need_max / 1e9,
+                                per_atom, p.cells, avail_min / 1e9));
+          break;
+        }
+      }
+      if (peak_reset) ResetPeakRss();
+      Row r;
+      PetscCall(RunSize(comm, base, set, cells, (int)nproducts, &r));
+      if (rows.empty()) PetscCall(PrintHeader(comm, set, r.basis, size));
+      PetscCall(PrintRow(comm, r));
+      rows.push_back(r);
+      all_rows.push_back(r);
+    }
+    if (rows.empty()) continue;
+    std::vector<double> a, tb, tp, ts, ta;
+    double max_ratio = 0;
+    for (const Row &r : rows) {
+      max_ratio = std::max(max_ratio, r.ratio());
+      if (r.atoms < 10000) continue;
+      a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product), ts.push_back(r.t_structure), ta.push_back(r.t_assembly);
+    }
+    PetscCall(PetscPrintf(comm, "  %s: max build/product %.2f (largest size %.2f); fit t = c*atoms^p over sizes >= 1e4 atoms:\n", set.c_str(), max_ratio, rows.back().ratio()));
+    PetscCall(PetscPrintf(comm, "    p(build) = %s, p(product) = %s, p(structure) = %s, p(assembly) = %s\n", Growth(FitExponent(a, tb)).c_str(), Growth(FitExponent(a, tp)).c_str(),
+                          Growth(FitExponent(a, ts)).c_str(), Growth(FitExponent(a, ta)).c_str()));
+  }
+
+  // Summary over every set and size.
+  double max_ratio = 0;
+  std::string where;
+  std::vector<double> a, tb, tp;
+  for (const Row &r : all_rows)
+    if (r.ratio() > max_ratio) {
+      max_ratio = r.ratio();
+      where = r.set + " " + std::to_string(r.cells) + "^3 cells";
+    }
+  PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; measured max ratio %.2f (%s) -> %s\n", max_ratio, where.c_str(), max_ratio <= 10 ? "met" : "NOT met"));
+  for (const auto &set : sets) {
+    std::vector<double> a, tb, tp;
+    for (const Row &r : all_rows)
+      if (r.set == set && r.atoms >= 10000) a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product);
+    if (a.empty()) continue;
+    const double pb = FitExponent(a, tb), pp = FitExponent(a, tp);
+    const bool lin = !std::isnan(pb) && !std::isnan(pp) && std::fabs(pb - 1) <= 0.1 && std::fabs(pp - 1) <= 0.1;
+    PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): build p = %.3f, product p = %.3f -> %s\n", set.c_str(), pb, pp, lin ? "both linear" : "NOT both linear"));
+  }
+
+  if (rank == 0) {
+    std::ofstream f(csv);
+    if (!f) PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench_build: warning: cannot write %s\n", csv));
+    else {
+      f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,product_median_s,product_min_s,build_ns_per_nz,product_ns_per_nz,build_over_product,peak_mb_max_rank,"
+           "peak_mb_sum_ranks\n";
+      f.precision(6);
+      for (const Row &r : all_rows)
+        f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ','
+          << r.t_build << ',' << r.t_product << ',' << r.t_product_min << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ',' << r.ratio() << ',' << r.peak_mb_max << ','
+          << r.peak_mb_sum << '\n';
+    }
+  }
+  PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  PetscErrorCode ierr = PetscInitialize(&argc, &argv, nullptr, help);
+  if (ierr) return 1;
+  ierr = Run(PETSC_COMM_WORLD);
+  PetscCall(PetscFinalize());
+  return ierr ? 1 : 0;
+}

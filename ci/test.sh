@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs the Debian packages, builds, and runs the whole test suite (ctest; MPI tests on 1, 2 and 3 ranks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/install-deps.sh
+bash ci/build.sh
+source ci/env.sh
+cd build
+ctest --output-on-failure --timeout 600

@@ -1,0 +1,121 @@
+// The tbpeta executable as a user runs it: a run that solves and writes HDF5, the same eigenvalues on 1 and 2
+// ranks, and every bad input answered with one line on stderr naming the option or file, a non-zero exit, no core
+// dump and no output file.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  bool signalled = false;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path &p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path Scratch() {
+  static fs::path dir = fs::current_path() / "test_app_scratch";
+  fs::create_directories(dir);
+  return dir;
+}
+
+RunResult Run(int ranks, const std::string &args) {
+  const char *bin = std::getenv("TBPETA_BIN");
+  const char *mpiexec = std::getenv("TBPETA_MPIEXEC");
+  const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
+  const fs::path out = Scratch() / "stdout.txt", err = Scratch() / "stderr.txt";
+  std::string cmd = std::string(mpiexec ? mpiexec : "mpiexec") + " --oversubscribe -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.signalled = WIFSIGNALED(status);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = Slurp(out);
+  r.err = Slurp(err);
+  return r;
+}
+
+int Lines(const std::string &s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+void ExpectOneLineError(int ranks, const std::string &args, const std::string &mentions) {
+  SCOPED_TRACE(args);
+  const fs::path h5 = Scratch() / "bad.h5";
+  fs::remove(h5);
+  const std::string with_output = args.find("-output") == std::string::npos ? args + " -output " + h5.string() : args;
+  const RunResult r = Run(ranks, with_output);
+  EXPECT_FALSE(r.signalled);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("tbpeta: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(h5));
+  for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+} // namespace
+
+TEST(App, BadInputGetsOneLine) {
+  TBPETA_ASSERT_RANKS();
+  const fs::path broken = Scratch() / "broken.tbp";
+  std::ofstream(broken) << "set = mine\nmaterial = GaAs\nEs_a = abc\n";
+  const std::string small = "-cells 1,1,1 -eps_type lapack ";
+  ExpectOneLineError(1, small + "-material GaN", "-material");
+  ExpectOneLineError(1, small + "-params foo", "-params");
+  ExpectOneLineError(1, small + "-params nemo3d -dot_material GaN", "-dot_material");
+  ExpectOneLineError(1, small + "-material Si -dot_material InAs -dot_radius 0.2", "anion");
+  ExpectOneLineError(1, small + "-params_file " + (Scratch() / "missing.tbp").string(), "missing.tbp");
+  ExpectOneLineError(1, small + "-params_file " + broken.string(), "broken.tbp");
+  ExpectOneLineError(1, "-cells 0,4,4", "-cells");
+  ExpectOneLineError(1, "-cells 4,4", "-cells");
+  ExpectOneLineError(1, small + "-k 0.1,0.2", "-k");
+  ExpectOneLineError(1, small + "-periodic 1,1,2", "-periodic");
+  ExpectOneLineError(1, "-cells 2,2,2 -dot_material InAs -dot_radius 3", "-dot_radius");
+  ExpectOneLineError(1, "-cells 2,2,2 -dot_material InAs -dot_shape box -dot_size 1,1,9", "-dot_size");
+  ExpectOneLineError(1, small + "-output " + (Scratch() / "no/such/dir/x.h5").string(), "-output");
+  ExpectOneLineError(1, small + "-tb_spin_orbit 1 -params vogl1983", "-tb_spin_orbit");
+  ExpectOneLineError(2, small + "-da_processors_x 3", "-da_processors");
+  ExpectOneLineError(3, small + "-da_processors_x 2 -da_processors_z 3", "-da_processors");
+  ExpectOneLineError(3, "-cells 1,2,2 -eps_type lapack -partition slab -da_processors_x 3 -da_processors_y 1 -da_processors_z 1 -cells 1,1,1 -k 0,0,0 -periodic 1,1,1 -cells 0,1,1", "-cells");
+  ExpectOneLineError(2, small + "-material GaN", "-material");
+  ExpectOneLineError(1, small + "-eps_type nosuchsolver", "nosuchsolver");
+}
+
+TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
+  TBPETA_ASSERT_RANKS();
+  const std::string args = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_type lapack ";
+  const fs::path a = Scratch() / "one.h5", b = Scratch() / "two.h5";
+  const RunResult r1 = Run(1, args + "-output " + a.string());
+  const RunResult r2 = Run(2, args + "-output " + b.string() + " -partition slab");
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_NE(r1.out.find("atoms          64"), std::string::npos) << r1.out;
+  EXPECT_NE(r2.out.find("process grid   2 x 1 x 1"), std::string::npos) << r2.out;
+  ASSERT_TRUE(fs::exists(a) && fs::exists(b));
+  // Same eigenvalues and the same canonical-order structure from both runs (h5py, as a user would read them).
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + a.string() + "'); b=h5py.File('" + b.string() +
+                         "'); assert a['eigenvalues'].shape == (640,); assert np.abs(a['eigenvalues'][:]-b['eigenvalues'][:]).max() < 1e-10; "
+                         "assert (a['structure/species'][:] == b['structure/species'][:]).all(); assert (a['structure/material'][:] == b['structure/material'][:]).all(); "
+                         "assert np.abs(a['structure/positions'][:]-b['structure/positions'][:]).max() == 0; assert a['structure/positions'].shape == (64, 3); "
+                         "assert 'klimeck2000' in a.attrs['options']\"";
+  EXPECT_EQ(std::system(py.c_str()), 0);
+}
