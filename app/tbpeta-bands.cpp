@@ -1,1 +1,259 @@
-int main() { return 0; }
+// tbpeta-bands: the bulk band structure of any parameter set and material along a path of fcc high-symmetry
+// points, computed by the tbpeta library itself (the periodic 8-atom cubic cell and its stored Hamiltonian with the
+// Bloch phase, unfolded to the primitive bands). Writes a CSV of the bands relative to the valence-band maximum,
+// prints the band edges, gap, spin-orbit splitting and effective masses, and plots the bands to a PNG.
+static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding parameter set along a path of high-symmetry points.\n"
+                           "Run with -help for every option and its default.\n\n";
+
+#include <petscsys.h>
+#include <slepcsys.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tbpeta/BandStructure.hpp"
+#include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/ParameterSet.hpp"
+#include "tbpeta/TightBindingModel.hpp"
+
+using namespace tbpeta;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *basisName(BasisModel b) { return b == BasisModel::sp3sstar ? "sp3s*" : "sp3d5s*"; }
+
+std::string ShellQuote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Refuses (on every rank) an output whose directory does not exist, before any work is done.
+PetscErrorCode CheckOutputFile(MPI_Comm comm, const std::string &path, const char *option) {
+  PetscMPIInt rank;
+  int ok = 1;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    std::error_code ec;
+    const fs::path dir = fs::absolute(fs::path(path), ec).parent_path();
+    ok = !path.empty() && !ec && fs::is_directory(dir, ec) && !fs::is_directory(fs::path(path), ec);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "%s %s: cannot write there (the directory does not exist, or it is a directory)", option, path.c_str());
+  PetscFunctionReturn(0);
+}
+
+// No "-0.0000" in the summary.
+double Shown(double x) { return std::fabs(x) < 5e-5 ? 0.0 : x; }
+
+std::string PointK(const KPoint &k) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "(%.4f, %.4f, %.4f)", Shown(k[0]), Shown(k[1]), Shown(k[2]));
+  return buf;
+}
+
+PetscErrorCode PrintSummary(MPI_Comm comm, const BulkBands &bands, const BandPath &path, size_t nk, const BandAnalysis &a) {
+  const TightBindingModel &m = bands.model();
+  const MaterialParameters &p = m.materials[0];
+  PetscFunctionBeginUser;
+  std::string route;
+  for (size_t i = 0; i < path.labels.size(); ++i) route += (i ? "-" : "") + path.labels[i];
+  PetscCall(PetscPrintf(comm, "tbpeta-bands: %s %s, parameter set %s (%s%s), a = %.5f A\n", p.anion == p.cation ? "diamond" : "zincblende", p.material.c_str(), m.set.c_str(),
+                        basisName(m.basis), m.spin_orbit ? " + spin-orbit" : "", p.a_lattice));
+  PetscCall(PetscPrintf(comm, "  path           %s, %d points per segment, %zu k points, %d bands per k (unfolded from the 8-atom cubic cell)\n", route.c_str(), path.points_per_segment,
+                        nk, bands.bandCount()));
+  PetscCall(PetscPrintf(comm, "  VBM            %.4f eV (absolute; top valence band at G; the CSV and plot are relative to it)\n", Shown(a.vbm)));
+  PetscCall(PetscPrintf(comm, "  CBM            %.4f eV above the VBM (absolute %.4f eV) at %s, k = %s 2pi/a\n", a.gap, Shown(a.cbm), a.cbm_where.c_str(), PointK(a.cbm_k).c_str()));
+  if (a.direct) PetscCall(PetscPrintf(comm, "  gap            %.4f eV, direct at G\n", a.gap));
+  else PetscCall(PetscPrintf(comm, "  gap            %.4f eV, indirect (CBM at %s, k = %s 2pi/a); direct gap at G %.4f eV\n", a.gap, a.cbm_where.c_str(), PointK(a.cbm_k).c_str(), a.gamma_gap));
+  if (m.spin_orbit) PetscCall(PetscPrintf(comm, "  Delta_so       %.4f eV at G\n", a.delta_so));
+  else PetscCall(PetscPrintf(comm, "  Delta_so       none (no spin-orbit)\n"));
+  std::string em;
+  for (const auto &d : a.electron) {
+    char buf[96];
+    if (std::fabs(d.mass) > 1000) std::snprintf(buf, sizeof(buf), "%sflat (|m*| > 1000) along %s", em.empty() ? "" : ", ", d.name.c_str());
+    else std::snprintf(buf, sizeof(buf), "%s%.4f along %s", em.empty() ? "" : ", ", d.mass, d.name.c_str());
+    em += buf;
+  }
+  PetscCall(PetscPrintf(comm, "  electron mass  m*/m0 = %s (at the CBM)\n", em.c_str()));
+  PetscCall(PetscPrintf(comm, "  hole masses    m*/m0 at G: heavy %.4f, light %.4f along [100]; heavy %.4f, light %.4f along [111]\n", a.m_hh_100, a.m_lh_100, a.m_hh_111, a.m_lh_111));
+  PetscFunctionReturn(0);
+}
+
+// Rank 0 writes the CSV to a temporary name and renames it; every rank learns whether it worked.
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &e, double vbm) {
+  PetscMPIInt rank;
+  int ok = 1;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const std::string tmp = path + ".tmp";
+    FILE *f = std::fopen(tmp.c_str(), "w");
+    if (!f) ok = 0;
+    else {
+      std::fprintf(f, "k_distance_2pi_over_a,kx,ky,kz,label");
+      for (size_t b = 0; b < e[0].size(); ++b) std::fprintf(f, ",band_%zu", b);
+      std::fprintf(f, "\n");
+      for (size_t i = 0; i < samples.size(); ++i) {
+        const auto &s = samples[i];
+        std::fprintf(f, "%.8f,%.8f,%.8f,%.8f,%s", s.distance, s.k[0], s.k[1], s.k[2], s.label.c_str());
+        for (double x : e[i]) std::fprintf(f, ",%.6f", x - vbm);
+        std::fprintf(f, "\n");
+      }
+      ok = std::ferror(f) == 0;
+      ok = (std::fclose(f) == 0) && ok;
+      std::error_code ec;
+      if (ok) fs::rename(tmp, path, ec);
+      if (!ok || ec) {
+        ok = 0;
+        fs::remove(tmp, ec);
+      }
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "-csv %s: could not write the file", path.c_str());
+  PetscFunctionReturn(0);
+}
+
+// Rank 0 runs the plot script on the CSV into a temporary PNG and renames it. Returns the failure (one line) in
+// `failure`, empty on success, the same on every rank.
+PetscErrorCode Plot(MPI_Comm comm, const std::string &script, const std::string &csv, const std::string &png, double emin, double emax, const std::string &title,
+                    const BandAnalysis &a, std::string *failure) {
+  PetscMPIInt rank;
+  char message[1024] = "";
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const std::string tmp = png + ".tmp", log = png + ".log.tmp";
+    char numbers[512];
+    std::snprintf(numbers, sizeof(numbers), " --emin %.6g --emax %.6g --gap %.6f --cbm-distance %.8f --cbm-energy %.6f --gap-kind %s", emin, emax, a.gap, a.cbm_distance, a.gap,
+                  a.direct ? "direct" : "indirect");
+    const std::string cmd = "/usr/bin/python3 " + ShellQuote(script) + " --csv " + ShellQuote(csv) + " --png " + ShellQuote(tmp) + " --title " + ShellQuote(title) + numbers +
+                            " >" + ShellQuote(log) + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    std::error_code ec;
+    if (status == 0 && fs::exists(tmp, ec) && fs::file_size(tmp, ec) > 0) {
+      fs::rename(tmp, png, ec);
+      if (ec) std::snprintf(message, sizeof(message), "-png %s: could not rename the plot into place (%s)", png.c_str(), ec.message().c_str());
+    } else {
+      std::string last;
+      std::ifstream in(log);
+      for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+      char how[64];
+      if (status == -1) std::snprintf(how, sizeof(how), "could not be started");
+      else if (WIFSIGNALED(status)) std::snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(status));
+      else if (WEXITSTATUS(status) != 0) std::snprintf(how, sizeof(how), "failed (exit status %d)", WEXITSTATUS(status));
+      else std::snprintf(how, sizeof(how), "wrote no PNG");
+      std::snprintf(message, sizeof(message), "plot script %s %s%s%s; the CSV %s was written", script.c_str(), how, last.empty() ? "" : ": ", last.c_str(), csv.c_str());
+    }
+    fs::remove(tmp, ec);
+    fs::remove(log, ec);
+  }
+  PetscCallMPI(MPI_Bcast(message, sizeof(message), MPI_CHAR, 0, comm));
+  *failure = message;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ReportUnusedOptions(MPI_Comm comm) {
+  PetscInt n;
+  char **names, **values;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+  for (PetscInt i = 0; i < n; ++i) PetscCall(PetscPrintf(comm, "tbpeta-bands: warning: option -%s was given but not used\n", names[i]));
+  PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
+  char csv[PETSC_MAX_PATH_LEN] = "bands.csv", png[PETSC_MAX_PATH_LEN] = "bands.png", script[PETSC_MAX_PATH_LEN];
+  PetscReal emin = -13, emax = 6;
+  PetscBool help = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  *exit_code = 0;
+  const std::string default_script = (fs::path(dataDirectory()) / ".." / "app" / "plot_bands.py").lexically_normal().string();
+  std::snprintf(script, sizeof(script), "%s", default_script.c_str());
+  PetscCall(PetscOptionsHasHelp(nullptr, &help));
+  PetscOptionsBegin(comm, nullptr, "Band structure output", "tbpeta-bands");
+  PetscCall(PetscOptionsString("-csv", "Write the bands (eV relative to the VBM) along the path to this CSV file", "tbpeta-bands", csv, csv, sizeof(csv), nullptr));
+  PetscCall(PetscOptionsString("-png", "Plot the bands to this PNG file ('none' to skip)", "tbpeta-bands", png, png, sizeof(png), nullptr));
+  PetscCall(PetscOptionsString("-plot_script", "Python plotting script (run with /usr/bin/python3)", "tbpeta-bands", script, script, sizeof(script), nullptr));
+  PetscCall(PetscOptionsReal("-bands_emin", "Lower end of the plotted energy window, eV relative to the VBM", "tbpeta-bands", emin, &emin, nullptr));
+  PetscCall(PetscOptionsReal("-bands_emax", "Upper end of the plotted energy window, eV relative to the VBM", "tbpeta-bands", emax, &emax, nullptr));
+  PetscOptionsEnd();
+
+  TightBindingModel model;
+  PetscCall(TightBindingModelFromOptions(comm, {}, &model));
+  BandPath path;
+  PetscCall(BandPathFromOptions(comm, &path));
+  if (help) PetscFunctionReturn(0); // -help describes, it does not run
+
+  const bool plot = std::string(png) != "none";
+  PetscCheck(emin < emax, comm, PETSC_ERR_USER_INPUT, "-bands_emin %g -bands_emax %g: the window must have emin < emax", (double)emin, (double)emax);
+  PetscCall(CheckOutputFile(comm, csv, "-csv"));
+  if (plot) {
+    PetscCall(CheckOutputFile(comm, png, "-png"));
+    PetscCheck(std::string(png) != std::string(csv), comm, PETSC_ERR_USER_INPUT, "-png %s: the same file as -csv", png);
+    int found = 1;
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) {
+      std::error_code ec;
+      found = fs::is_regular_file(script, ec);
+    }
+    PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm));
+    PetscCheck(found, comm, PETSC_ERR_FILE_OPEN, "-plot_script %s: no such file (use -png none to skip the plot)", script);
+  }
+  for (const auto &w : model.warnings) PetscCall(PetscPrintf(comm, "tbpeta-bands: warning: %s\n", w.c_str()));
+
+  BulkBands bands;
+  PetscCall(BulkBands::Create(model, 0, &bands));
+  const auto samples = SamplePath(path);
+  std::vector<std::vector<double>> energies;
+  PetscCall(BandsAlongPath(comm, bands, samples, &energies));
+  BandAnalysis analysis;
+  PetscCall(AnalyzeBands(bands, path, samples, energies, &analysis));
+  PetscCall(PrintSummary(comm, bands, path, samples.size(), analysis));
+
+  PetscCall(WriteCsv(comm, csv, samples, energies, analysis.vbm));
+  PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  if (plot) {
+    const auto &p = model.materials[0];
+    const std::string title = p.material + " (" + model.set + ", " + basisName(model.basis) + (model.spin_orbit ? " + SO" : "") + ")";
+    std::string failure;
+    PetscCall(Plot(comm, script, csv, png, emin, emax, title, analysis, &failure));
+    if (!failure.empty()) {
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "tbpeta-bands: error: %s\n", failure.c_str()));
+      *exit_code = 1;
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscPrintf(comm, "wrote %s\n", png));
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  PetscErrorCode ierr = SlepcInitialize(&argc, &argv, nullptr, help);
+  if (ierr) return 1;
+  PushOneLineErrorHandler("tbpeta-bands");
+  int exit_code = 0;
+  ierr = Run(PETSC_COMM_WORLD, &exit_code);
+  if (ierr && !ErrorIsCollective(ierr)) {
+    int size = 1;
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+    if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
+  }
+  if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD);
+  SlepcFinalize();
+  return ierr || exit_code ? 1 : 0;
+}

@@ -37,7 +37,7 @@ PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const 
   const auto &c = sys.cell;
   PetscCall(PetscPrintf(comm, "tbpeta: %s %s, parameter set %s (%s%s), unstrained\n", m.materials[0].anion == m.materials[0].cation ? "diamond" : "zincblende",
                         m.materials[0].material.c_str(), m.set.c_str(), basisName(m.basis), m.spin_orbit ? " + spin-orbit" : ""));
-  PetscCall(PetscPrintf(comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%g, %g, %g) 2pi/a\n", c.cells[0], c.cells[1], c.cells[2], sys.a_nm,
+  PetscCall(PetscPrintf(comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%.4g, %.4g, %.4g) 2pi/a\n", c.cells[0], c.cells[1], c.cells[2], sys.a_nm,
                         c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1], c.k[2]));
   std::string mats;
   for (size_t i = 0; i < m.materials.size(); ++i) mats += (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);

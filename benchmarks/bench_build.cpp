@@ -22,6 +22,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <malloc.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -253,6 +254,7 @@ PetscErrorCode Run(MPI_Comm comm) {
           break;
         }
       }
+      malloc_trim(0); // give the previous size's freed heap back, so the peak below is this size's
       if (peak_reset) ResetPeakRss();
       Row r;
       PetscCall(RunSize(comm, base, set, cells, (int)nproducts, &r));

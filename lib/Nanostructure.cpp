@@ -9,10 +9,11 @@
 
 namespace tbpeta {
 
-std::vector<std::string> NanostructureSpec::extraMaterials() const {
-  std::vector<std::string> out;
-  for (const auto *m : {&dot_material, &host_alloy_material, &dot_alloy_material})
-    if (!m->empty()) out.push_back(*m);
+std::vector<std::pair<std::string, std::string>> NanostructureSpec::extraMaterials() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!dot_material.empty()) out.emplace_back(dot_material, "-dot_material");
+  if (!host_alloy_material.empty()) out.emplace_back(host_alloy_material, "-host_alloy");
+  if (!dot_alloy_material.empty()) out.emplace_back(dot_alloy_material, "-dot_alloy");
   return out;
 }
 

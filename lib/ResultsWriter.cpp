@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <random>
 #include <set>
@@ -29,6 +30,15 @@ constexpr std::size_t kMaxHyperslabRuns = 256;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Collective helpers
+
+// Error messages are one line.
+std::string OneLine(std::string s)
+{
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  std::replace(s.begin(), s.end(), '\r', ' ');
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
 
 PetscErrorCode BcastString(MPI_Comm comm, std::string &s) // rank 0's value to every rank
 {
@@ -62,7 +72,8 @@ PetscErrorCode AgreeOnError(MPI_Comm comm, PetscErrorCode code, std::string mess
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  mine = message.empty() ? size : rank;
+  message = OneLine(message);
+  mine    = message.empty() ? size : rank;
   PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
   if (first == size) PetscFunctionReturn(0);
   int c = static_cast<int>(code);
@@ -76,14 +87,6 @@ PetscErrorCode AgreeOnError(MPI_Comm comm, PetscErrorCode code, std::string mess
 
 // ---------------------------------------------------------------------------------------------------------------
 // HDF5 helpers
-
-std::string OneLine(std::string s)
-{
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  std::replace(s.begin(), s.end(), '\r', ' ');
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
 
 herr_t InnermostErrorCallback(unsigned, const H5E_error2_t *err, void *data)
 {
@@ -440,7 +443,7 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, std::span<co
   // Validate everything before creating anything.
   {
     auto [code, message] = CheckNames(species_names, material_names, d.attributes);
-    PetscCheck(message.empty(), comm, code, "%s", message.c_str());
+    PetscCheck(message.empty(), comm, code, "%s", OneLine(message).c_str());
   }
   d.species_names  = Join(species_names);
   d.material_names = Join(material_names);
@@ -462,9 +465,15 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, std::span<co
 
   // Temporary name in the same directory (so that the rename is atomic), chosen by rank 0.
   if (rank == 0) {
-    std::random_device rd;
-    char               suffix[32];
-    std::snprintf(suffix, sizeof suffix, "%08x%08x", static_cast<unsigned>(rd()), static_cast<unsigned>(rd()));
+    unsigned long long r;
+    try {
+      std::random_device rd;
+      r = (static_cast<unsigned long long>(rd()) << 32) ^ rd();
+    } catch (...) { // no entropy source: time and process id
+      r = (static_cast<unsigned long long>(std::time(nullptr)) << 20) ^ static_cast<unsigned long long>(::getpid());
+    }
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "%016llx", r);
     tmp = path + ".tmp-" + suffix;
   }
   PetscCall(BcastString(comm, tmp));

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include <sys/mman.h>
 
 #include "tbpeta/LogEvents.hpp"
 #include "tbpeta/SlaterKoster.hpp"
@@ -42,13 +46,59 @@ public:
     spins_ = model.spin_orbit ? 2 : 1;
     const double inv = 1.0 / std::sqrt(3.0);
     bond_.resize(model.materials.size());
+    pattern_.resize(model.materials.size());
     for (size_t m = 0; m < model.materials.size(); ++m)
       for (int b = 0; b < 4; ++b) {
         const auto &d = ZincblendeLattice::kAnionBonds[b];
         bond_[m][b] = anionCationBlock(model.materials[m].bond, d[0] * inv, d[1] * inv, d[2] * inv);
+        // The non-zero integrals of each row, in ascending column: rows of the anion (B) and of the cation (B^T).
+        for (int o = 0; o < 2; ++o) {
+          BondPattern &P = pattern_[m][b][o];
+          P.start.assign(norb_ + 1, 0);
+          for (int r = 0; r < norb_; ++r) {
+            for (int c = 0; c < norb_; ++c) {
+              const double v = o == 0 ? bond_[m][b][orbs_[r]][orbs_[c]] : bond_[m][b][orbs_[c]][orbs_[r]];
+              if (v == 0) continue;
+              P.col.push_back(c);
+              P.v.push_back(v);
+            }
+            P.start[r + 1] = (int)P.col.size();
+          }
+        }
       }
   }
   int blockSize() const { return bs_; }
+  int orbitals() const { return norb_; }
+
+  // The stored integrals of one bond direction: row r (orbital of the row atom) holds col[start[r] .. start[r+1]),
+  // orbitals of the neighbour, ascending, with their values v (never zero); the same for both spins.
+  struct BondPattern {
+    std::vector<int> start, col;
+    std::vector<double> v;
+  };
+  // Bond b of owned atom i: its integrals (rows of atom i) and the Bloch phase of its rows.
+  const BondPattern &bondPattern(PetscInt i, int b) const {
+    const bool anion = s_.sublattice(i) == Sublattice::anion;
+    const int cation = anion ? s_.bonds[i][b] : (int)i;
+    return pattern_[s_.material[cation]][b][anion ? 0 : 1];
+  }
+  Complex bondPhase(PetscInt i, int b) const {
+    const bool anion = s_.sublattice(i) == Sublattice::anion;
+    // Phase of the anion -> cation coupling: the anion sees the cation's image at +wrap; the cation sees the
+    // anion's at -wrap, so its row takes the exact conjugate.
+    const auto &w = s_.wraps[i];
+    const int sign = anion ? 1 : -1;
+    double theta = 0;
+    for (int a = 0; a < 3; ++a) theta += k_[a] * sign * w[3 * b + a] * s_.lattice.planes()[a];
+    theta *= M_PI / 2; // k in 2pi/a, wrap in planes of a/4
+    Complex phase = theta == 0 ? Complex(1) : Complex(std::cos(theta), std::sin(theta));
+    if (!anion) phase = std::conj(phase);
+    return phase;
+  }
+  // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
+  // on s and p of each spin) and the exact count of a bond block's.
+  int onsiteBound(bool dangling) const { return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0)); }
+  int bondCount(PetscInt i, int b) const { return (int)bondPattern(i, b).col.size() * spins_; }
 
   // On-site block of owned atom i (bs x bs, row-major).
   void onsite(PetscInt i, Complex *blk) const {
@@ -95,25 +145,12 @@ public:
   // Bond block of owned atom i along bond b (bs x bs, row-major: rows of atom i, columns of its neighbour).
   void bond(PetscInt i, int b, Complex *blk) const {
     std::fill(blk, blk + bs_ * bs_, Complex(0));
-    const bool anion = s_.sublattice(i) == Sublattice::anion;
-    const int j = s_.bonds[i][b];
-    const int cation = anion ? j : (int)i;
-    const auto &B = bond_[s_.material[cation]][b];
-    // Phase of the anion -> cation coupling: the anion sees the cation's image at +wrap; the cation sees the
-    // anion's at -wrap, so its row takes the exact conjugate.
-    const auto &w = s_.wraps[i];
-    const int sign = anion ? 1 : -1;
-    double theta = 0;
-    for (int a = 0; a < 3; ++a) theta += k_[a] * sign * w[3 * b + a] * s_.lattice.planes()[a];
-    theta *= M_PI / 2; // k in 2pi/a, wrap in planes of a/4
-    Complex phase = theta == 0 ? Complex(1) : Complex(std::cos(theta), std::sin(theta));
-    if (!anion) phase = std::conj(phase);
+    const BondPattern &P = bondPattern(i, b);
+    const Complex phase = bondPhase(i, b);
     for (int r = 0; r < norb_; ++r)
-      for (int c = 0; c < norb_; ++c) {
-        const double v = anion ? B[orbs_[r]][orbs_[c]] : B[orbs_[c]][orbs_[r]];
-        if (v == 0) continue;
-        const Complex z = v * phase;
-        for (int sp = 0; sp < spins_; ++sp) blk[(sp * norb_ + r) * bs_ + sp * norb_ + c] = z;
+      for (int e = P.start[r]; e < P.start[r + 1]; ++e) {
+        const Complex z = P.v[e] * phase;
+        for (int sp = 0; sp < spins_; ++sp) blk[(sp * norb_ + r) * bs_ + sp * norb_ + P.col[e]] = z;
       }
   }
 
@@ -124,12 +161,36 @@ private:
   std::vector<int> orbs_;
   int norb_ = 0, bs_ = 0, spins_ = 1;
   std::vector<std::array<OrbitalBlock, 4>> bond_; // per material and bond direction
+  std::vector<std::array<std::array<BondPattern, 2>, 4>> pattern_; // per material, bond direction, row atom (anion, cation)
 };
+
+// A large array written once, front to back: allocated uninitialised, so that pages are only touched (and only
+// then cost memory) where entries are written, and advised for transparent huge pages where the kernel has them:
+// first touch of fresh 4 kB pages (one page fault each) was most of the assembly time.
+void *AllocateLarge(size_t bytes) {
+  constexpr size_t kHuge = size_t(2) << 20;
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHuge) {
+    const size_t len = (bytes + kHuge - 1) / kHuge * kHuge;
+    if (void *p = std::aligned_alloc(kHuge, len)) {
+      (void)madvise(p, len, MADV_HUGEPAGE); // advice only
+      return p;
+    }
+  }
+#endif
+  return std::malloc(bytes ? bytes : 1);
+}
 
 // Arrays that a split-array MATMPIAIJ uses in place; freed with the matrix.
 struct CsrStorage {
-  std::vector<PetscInt> di, dj, oi, oj;
-  std::vector<PetscScalar> da, oa;
+  PetscInt *di = nullptr, *dj = nullptr, *oi = nullptr, *oj = nullptr;
+  PetscScalar *da = nullptr, *oa = nullptr;
+  CsrStorage() = default;
+  CsrStorage(const CsrStorage &) = delete;
+  CsrStorage &operator=(const CsrStorage &) = delete;
+  ~CsrStorage() {
+    for (void *p : {(void *)di, (void *)dj, (void *)oi, (void *)oj, (void *)da, (void *)oa}) std::free(p);
+  }
 };
 PetscErrorCode DestroyCsrStorage(void *ctx) {
   delete static_cast<CsrStorage *>(ctx);
@@ -137,53 +198,94 @@ PetscErrorCode DestroyCsrStorage(void *ctx) {
 }
 
 PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder &builder, Mat *H) {
-  const int bs = builder.blockSize();
+  const int bs = builder.blockSize(), norb = builder.orbitals();
   const PetscInt m = s.owned * bs;
-  auto *csr = new CsrStorage;
+  std::unique_ptr<CsrStorage> csr(new CsrStorage);
   PetscFunctionBeginUser;
-  csr->di.reserve(m + 1), csr->oi.reserve(m + 1);
-  csr->dj.reserve((size_t)m * bs * 5 / 2), csr->da.reserve((size_t)m * bs * 5 / 2);
-  csr->di.push_back(0), csr->oi.push_back(0);
-  std::vector<Complex> blocks((size_t)5 * bs * bs);
+  // Upper bounds of the diagonal- and off-diagonal-part entries (exact for the bonds), so each array is allocated
+  // once and written straight through; the unused tail is never touched.
+  size_t nd_max = 0, no_max = 0;
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    bool dangling = false;
+    for (int b = 0; b < 4; ++b) {
+      const int j = s.bonds[i][b];
+      if (j < 0) dangling = true;
+      else (j < s.owned ? nd_max : no_max) += (size_t)builder.bondCount(i, b);
+    }
+    nd_max += builder.onsiteBound(dangling);
+  }
+  csr->di = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
+  csr->oi = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
+  csr->dj = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * nd_max));
+  csr->oj = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * no_max));
+  csr->da = static_cast<PetscScalar *>(AllocateLarge(sizeof(PetscScalar) * nd_max));
+  csr->oa = static_cast<PetscScalar *>(AllocateLarge(sizeof(PetscScalar) * no_max));
+  PetscCheck(csr->di && csr->oi && csr->dj && csr->oj && csr->da && csr->oa, PETSC_COMM_SELF, PETSC_ERR_MEM, "cannot allocate the CSR arrays of H (%zu + %zu entries)", nd_max, no_max);
+  PetscInt *di = csr->di, *dj = csr->dj, *oi = csr->oi, *oj = csr->oj;
+  Complex *da = reinterpret_cast<Complex *>(csr->da), *oa = reinterpret_cast<Complex *>(csr->oa);
+  size_t nd = 0, no = 0;
+  di[0] = 0, oi[0] = 0;
+
+  std::vector<Complex> onsite((size_t)bs * bs);
   struct Part {
     PetscInt col0; // first column of the neighbour atom (local for owned, global for halo)
-    const Complex *blk;
+    int b;         // bond, or -1 for the on-site block
     bool halo;
   };
   std::vector<Part> parts;
+  const BlockBuilder::BondPattern *pattern[4] = {nullptr, nullptr, nullptr, nullptr};
+  Complex phase[4];
   for (PetscInt i = 0; i < s.owned; ++i) {
     parts.clear();
-    builder.onsite(i, blocks.data());
-    parts.push_back({i * bs, blocks.data(), false});
+    builder.onsite(i, onsite.data());
+    parts.push_back({i * bs, -1, false});
     for (int b = 0; b < 4; ++b) {
       const int j = s.bonds[i][b];
       if (j < 0) continue;
-      Complex *blk = blocks.data() + (size_t)(b + 1) * bs * bs;
-      builder.bond(i, b, blk);
-      parts.push_back(j < s.owned ? Part{(PetscInt)j * bs, blk, false} : Part{s.globalIndex(j) * bs, blk, true});
+      pattern[b] = &builder.bondPattern(i, b);
+      phase[b] = builder.bondPhase(i, b);
+      parts.push_back(j < s.owned ? Part{(PetscInt)j * bs, b, false} : Part{s.globalIndex(j) * bs, b, true});
     }
     std::sort(parts.begin(), parts.end(), [](const Part &a, const Part &b) { return a.halo != b.halo ? !a.halo : a.col0 < b.col0; });
     for (int r = 0; r < bs; ++r) {
+      const int sp = r / norb, ro = r % norb;
       for (const Part &p : parts) {
-        const Complex *row = p.blk + (size_t)r * bs;
-        auto &J = p.halo ? csr->oj : csr->dj;
-        auto &A = p.halo ? csr->oa : csr->da;
-        for (int c = 0; c < bs; ++c)
-          if (row[c] != Complex(0)) {
-            J.push_back(p.col0 + c);
-            A.push_back(row[c]);
+        PetscInt *J = p.halo ? oj : dj;
+        Complex *A = p.halo ? oa : da;
+        size_t &n = p.halo ? no : nd;
+        if (p.b < 0) {
+          const Complex *row = onsite.data() + (size_t)r * bs;
+          for (int c = 0; c < bs; ++c)
+            if (row[c] != Complex(0)) {
+              J[n] = p.col0 + c;
+              A[n] = row[c];
+              ++n;
+            }
+        } else {
+          // The bond block's row r: its integrals times the phase, in the spin block of the row.
+          const BlockBuilder::BondPattern &P = *pattern[p.b];
+          const Complex ph = phase[p.b];
+          const PetscInt col0 = p.col0 + sp * norb;
+          for (int e = P.start[ro]; e < P.start[ro + 1]; ++e) {
+            const Complex z = P.v[e] * ph;
+            if (z != Complex(0)) {
+              J[n] = col0 + P.col[e];
+              A[n] = z;
+              ++n;
+            }
           }
+        }
       }
-      csr->di.push_back((PetscInt)csr->dj.size());
-      csr->oi.push_back((PetscInt)csr->oj.size());
+      di[i * bs + r + 1] = (PetscInt)nd;
+      oi[i * bs + r + 1] = (PetscInt)no;
     }
   }
+  PetscCheck(nd <= nd_max && no <= no_max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR entries exceed their bound"); // sanity check of onsiteBound/bondCount
   // PETSc reads the arrays in place (no copy) and keeps them until the matrix is destroyed.
-  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, PETSC_DETERMINE, PETSC_DETERMINE, csr->di.data(), csr->dj.data(), csr->da.data(), csr->oi.data(), csr->oj.data(),
-                                           csr->oa.data(), H));
+  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, PETSC_DETERMINE, PETSC_DETERMINE, csr->di, csr->dj, csr->da, csr->oi, csr->oj, csr->oa, H));
   PetscContainer container;
   PetscCall(PetscContainerCreate(comm, &container));
-  PetscCall(PetscContainerSetPointer(container, csr));
+  PetscCall(PetscContainerSetPointer(container, csr.release()));
   PetscCall(PetscContainerSetUserDestroy(container, DestroyCsrStorage));
   PetscCall(PetscObjectCompose((PetscObject)*H, "tbpeta_csr", (PetscObject)container));
   PetscCall(PetscContainerDestroy(&container));

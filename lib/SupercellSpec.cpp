@@ -10,7 +10,8 @@ PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *
   PetscInt count = 64;
   PetscFunctionBeginUser;
   for (int i = 0; i < n; ++i) buf[i] = values[i];
-  PetscOptionsBegin(comm, nullptr, "Supercell", "tbpeta");
+  // PETSc prints -help once per options-block title, so each list option gets its own block.
+  PetscOptionsBegin(comm, nullptr, name, "tbpeta");
   PetscCall(PetscOptionsRealArray(name, help, "tbpeta", buf, &count, set));
   PetscOptionsEnd();
   if (*set) {
@@ -25,7 +26,7 @@ PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *h
   PetscInt count = 64;
   PetscFunctionBeginUser;
   for (int i = 0; i < n; ++i) buf[i] = values[i];
-  PetscOptionsBegin(comm, nullptr, "Supercell", "tbpeta");
+  PetscOptionsBegin(comm, nullptr, name, "tbpeta");
   PetscCall(PetscOptionsIntArray(name, help, "tbpeta", buf, &count, set));
   PetscOptionsEnd();
   if (*set) {

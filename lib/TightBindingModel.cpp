@@ -24,7 +24,7 @@ std::vector<std::string> splitCommas(const std::string &s) {
 }
 } // namespace
 
-PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std::string> &extra_materials, TightBindingModel *model) {
+PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std::pair<std::string, std::string>> &extra_materials, TightBindingModel *model) {
   char set[256] = "nemo3d", material[256] = "GaAs", files[4096] = "";
   PetscBool so = PETSC_TRUE, so_set = PETSC_FALSE, files_set = PETSC_FALSE;
   PetscReal shift = kDefaultPassivationShift;
@@ -51,15 +51,15 @@ PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std
       from_files.push_back(p);
     }
   }
-  std::vector<std::string> names{material};
+  std::vector<std::pair<std::string, std::string>> names{{material, "-material"}};
   for (const auto &e : extra_materials)
-    if (std::find(names.begin(), names.end(), e) == names.end()) names.push_back(e);
-  for (const auto &name : names) {
+    if (std::find_if(names.begin(), names.end(), [&](const auto &n) { return n.first == e.first; }) == names.end()) names.push_back(e);
+  for (const auto &[name, option] : names) {
     auto it = std::find_if(from_files.begin(), from_files.end(), [&](const MaterialParameters &p) { return p.material == name; });
     if (it != from_files.end()) m.materials.push_back(*it);
     else {
       MaterialParameters p;
-      PetscCall(LoadShippedMaterial(comm, m.set, name, &p));
+      PetscCall(LoadShippedMaterial(comm, m.set, name, option.c_str(), &p));
       m.materials.push_back(p);
     }
   }

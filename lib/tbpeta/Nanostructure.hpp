@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tbpeta/ZincblendeLattice.hpp"
@@ -28,8 +29,9 @@ struct NanostructureSpec {
   double host_alloy_x = 0, dot_alloy_x = 0;
   unsigned long long seed = 0;
 
-  // Materials besides the host that the structure may contain (for the model to load).
-  std::vector<std::string> extraMaterials() const;
+  // Materials besides the host that the structure may contain, with the option that named each (for the model to
+  // load them and to name the option in an error).
+  std::vector<std::pair<std::string, std::string>> extraMaterials() const;
 };
 
 // Reads the dot and alloy options (names and numbers only; geometry is checked by Nanostructure::Create).

@@ -25,11 +25,11 @@ struct TightBindingModel {
   int indexOf(const std::string &material) const;                      // -1 if absent
 };
 
-// Reads the model options; `extra_materials` are the other materials the structure needs (dot, alloys), loaded
-// from the same set. Collective; one-line PETSC_ERR_USER_INPUT errors for an unknown set or material, materials
+// Reads the model options; `extra_materials` are the other materials the structure needs (dot, alloys), each with
+// the option that named it, loaded from the same set. Collective; one-line PETSC_ERR_USER_INPUT errors for an unknown set or material, materials
 // that do not share the anion or the basis, a -params_file that cannot be read. Adds a warning when a
 // heterostructure of a vbm_zero set has no -vbo_<MATERIAL>.
-PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std::string> &extra_materials, TightBindingModel *model);
+PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std::pair<std::string, std::string>> &extra_materials, TightBindingModel *model);
 // The default -passivation_shift in eV.
 inline constexpr double kDefaultPassivationShift = 30.0;
 
