@@ -37,6 +37,20 @@ PetscErrorCode PushOneLineErrorHandler(const char *program) {
   PetscFunctionReturn(0);
 }
 
-bool ErrorIsCollective(PetscErrorCode code) { return code == PETSC_ERR_USER_INPUT || code == PETSC_ERR_FILE_OPEN || code == PETSC_ERR_ARG_WRONG || code == PETSC_ERR_ARG_OUTOFRANGE || code == PETSC_ERR_ARG_INCOMP || code == PETSC_ERR_SUP; }
+// Codes that tbpeta and SLEPc raise on the whole communicator after checking input or options.
+bool ErrorIsCollective(PetscErrorCode code) {
+  switch (code) {
+  case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_FILE_WRITE:
+  case PETSC_ERR_ARG_WRONG:
+  case PETSC_ERR_ARG_OUTOFRANGE:
+  case PETSC_ERR_ARG_INCOMP:
+  case PETSC_ERR_ARG_WRONGSTATE:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE:
+  case PETSC_ERR_SUP: return true;
+  default: return false;
+  }
+}
 
 } // namespace tbpeta

@@ -91,6 +91,16 @@ PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std
     m.vbo.push_back(v);
     any_vbo = any_vbo || given;
   }
+  // -help lists the offset option of every material of the set, not only those of this structure.
+  PetscBool help = PETSC_FALSE;
+  PetscCall(PetscOptionsHasHelp(nullptr, &help));
+  if (help)
+    for (const auto &name : materialsInSet(m.set)) {
+      if (m.indexOf(name) >= 0) continue;
+      PetscReal v = 0;
+      const std::string opt = "-vbo_" + name;
+      PetscCall(PetscOptionsReal(opt.c_str(), "Valence-band offset of this material (eV), added to its on-site energies", "tbpeta", v, &v, nullptr));
+    }
   PetscOptionsEnd();
   if (m.materials.size() > 1 && !any_vbo) {
     for (const auto &p : m.materials)

@@ -157,3 +157,16 @@ TEST(Hamiltonian, PassivationEmptiesTheGap) {
   EXPECT_GT(inGap(bare), 0);
   PetscOptionsClear(nullptr);
 }
+
+// With spin-orbit and no magnetic field every level is (at least) doubly degenerate (Kramers), also in an open,
+// alloyed heterostructure: a check of the spin-orbit block, the spin-diagonal bonds and the anion averaging.
+TEST(Hamiltonian, KramersPairs) {
+  TBPETA_ASSERT_RANKS();
+  std::vector<double> e;
+  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -cells 2,2,2 -periodic 0,1,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2", &e), 0);
+  ASSERT_EQ(e.size(), 64u * 10);
+  double worst = 0;
+  for (size_t i = 0; i < e.size(); i += 2) worst = std::max(worst, std::fabs(e[i + 1] - e[i]));
+  EXPECT_LT(worst, 1e-9);
+  PetscOptionsClear(nullptr);
+}

@@ -8,8 +8,8 @@
 namespace tbpeta {
 
 PetscErrorCode PushOneLineErrorHandler(const char *program);
-// To be called by main() with the error code of the run; returns the process exit code (after PetscFinalize /
-// SlepcFinalize has been called by the caller when the code says so).
+// Whether an error code comes from a check made identically on every rank (input, options, files): then main()
+// finalises and exits 1 on every rank; otherwise it aborts the job so that no rank waits in a collective.
 bool ErrorIsCollective(PetscErrorCode code);
 
 } // namespace tbpeta
