@@ -18,7 +18,7 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 #include <vector>
 
 #include "tbpeta/BandStructure.hpp"
-#include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/ParameterSet.hpp"
 #include "tbpeta/TightBindingModel.hpp"
 
@@ -163,16 +163,6 @@ PetscErrorCode Plot(MPI_Comm comm, const std::string &script, const std::string 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ReportUnusedOptions(MPI_Comm comm) {
-  PetscInt n;
-  char **names, **values;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
-  for (PetscInt i = 0; i < n; ++i) PetscCall(PetscPrintf(comm, "tbpeta-bands: warning: option -%s was given but not used\n", names[i]));
-  PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   char csv[PETSC_MAX_PATH_LEN] = "bands.csv", png[PETSC_MAX_PATH_LEN] = "bands.png", script[PETSC_MAX_PATH_LEN];
   PetscReal emin = -13, emax = 6;
@@ -242,18 +232,4 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  PetscErrorCode ierr = SlepcInitialize(&argc, &argv, nullptr, help);
-  if (ierr) return 1;
-  PushOneLineErrorHandler("tbpeta-bands");
-  int exit_code = 0;
-  ierr = Run(PETSC_COMM_WORLD, &exit_code);
-  if (ierr && !ErrorIsCollective(ierr)) {
-    int size = 1;
-    MPI_Comm_size(PETSC_COMM_WORLD, &size);
-    if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
-  }
-  if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD);
-  SlepcFinalize();
-  return ierr || exit_code ? 1 : 0;
-}
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "tbpeta-bands", Run); }

@@ -11,7 +11,8 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include <string>
 #include <vector>
 
-#include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/LogEvents.hpp"
 #include "tbpeta/ResultsWriter.hpp"
 #include "tbpeta/SlepcSolver.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
@@ -93,22 +94,16 @@ PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBi
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   std::string options = all ? all : "";
   PetscCall(PetscFree(all));
+  const LogEvents *ev;
+  PetscCall(GetLogEvents(&ev));
+  PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
   PetscCall(WriteResults(comm, path, states.values, atoms, options,
                          {{"program", "tbpeta"}, {"strain", "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}}));
+  PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ReportUnusedOptions(MPI_Comm comm) {
-  PetscInt n;
-  char **names, **values;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
-  for (PetscInt i = 0; i < n; ++i) PetscCall(PetscPrintf(comm, "tbpeta: warning: option -%s was given but not used\n", names[i]));
-  PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode Run(MPI_Comm comm) {
+PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   TightBindingSystem sys;
   char output[PETSC_MAX_PATH_LEN] = "";
   PetscBool has_output = PETSC_FALSE, help = PETSC_FALSE;
@@ -156,17 +151,4 @@ PetscErrorCode Run(MPI_Comm comm) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  PetscErrorCode ierr = SlepcInitialize(&argc, &argv, nullptr, help);
-  if (ierr) return 1;
-  PushOneLineErrorHandler("tbpeta");
-  ierr = Run(PETSC_COMM_WORLD);
-  if (ierr && !ErrorIsCollective(ierr)) {
-    int size = 1;
-    MPI_Comm_size(PETSC_COMM_WORLD, &size);
-    if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
-  }
-  if (!ierr) ierr = ReportUnusedOptions(PETSC_COMM_WORLD);
-  SlepcFinalize();
-  return ierr ? 1 : 0;
-}
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "tbpeta", Run); }

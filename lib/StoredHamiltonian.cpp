@@ -326,6 +326,41 @@ PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const BlockBuilde
   PetscFunctionReturn(0);
 }
 
+// The product y = Hx shows in -log_view as TbProduct: PETSc's own MatMult is wrapped, keeping its kernel.
+struct ProductKernel {
+  PetscErrorCode (*mult)(Mat, Vec, Vec) = nullptr;
+};
+PetscErrorCode DestroyProductKernel(void *ctx) {
+  delete static_cast<ProductKernel *>(ctx);
+  return 0;
+}
+PetscErrorCode LoggedMult(Mat A, Vec x, Vec y) {
+  const LogEvents *ev;
+  PetscContainer container;
+  ProductKernel *kernel;
+  PetscFunctionBeginUser;
+  PetscCall(GetLogEvents(&ev));
+  PetscCall(PetscObjectQuery((PetscObject)A, "tbpeta_product", (PetscObject *)&container));
+  PetscCall(PetscContainerGetPointer(container, (void **)&kernel));
+  PetscCall(PetscLogEventBegin(ev->product, A, x, y, 0));
+  PetscCall(kernel->mult(A, x, y));
+  PetscCall(PetscLogEventEnd(ev->product, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+PetscErrorCode LogProducts(Mat H) {
+  auto *kernel = new ProductKernel;
+  PetscContainer container;
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOperation(H, MATOP_MULT, (void (**)(void)) & kernel->mult));
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)H), &container));
+  PetscCall(PetscContainerSetPointer(container, kernel));
+  PetscCall(PetscContainerSetUserDestroy(container, DestroyProductKernel));
+  PetscCall(PetscObjectCompose((PetscObject)H, "tbpeta_product", (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+  PetscCall(MatSetOperation(H, MATOP_MULT, (void (*)(void))LoggedMult));
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
 PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H,
@@ -339,6 +374,7 @@ PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const Tigh
   if (format == MatrixFormat::aij) PetscCall(AssembleAIJ(comm, s, builder, H));
   else PetscCall(AssembleBAIJ(comm, s, builder, H));
   PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
+  PetscCall(LogProducts(*H));
   PetscCall(PetscLogEventEnd(ev->assembly, 0, 0, 0, 0));
   if (info) {
     MatInfo mi;
