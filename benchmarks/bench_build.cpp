@@ -23,6 +23,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <cstring>
 #include <fstream>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct Row {
   int ranks = 1, cells = 0;
   long long atoms = 0, rows = 0, nonzeros = 0;
   double t_structure = 0, t_assembly = 0, t_build = 0, t_product = 0, t_product_min = 0;
+  double build_user = 0, build_sys = 0; // CPU seconds of the build (max over ranks); sys is mostly first-touch page faults
+  double product_cpu = 0;               // CPU seconds per timed product (mean, max over ranks)
+  double cpuRatio() const { return (build_user + build_sys) / product_cpu; } // insensitive to other load on the cores
   double peak_mb_max = 0, peak_mb_sum = 0;
   double buildNsPerNz() const { return t_build / (double)nonzeros * 1e9; }
   double productNsPerNz() const { return t_product / (double)nonzeros * 1e9; }
@@ -71,6 +75,14 @@ bool ResetPeakRss() {
   if (!f) return false;
   const bool ok = std::fputs("5", f) >= 0;
   return std::fclose(f) == 0 && ok;
+}
+
+// User and system CPU seconds of this process so far.
+void CpuSeconds(double *user, double *sys) {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  *user = u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec;
+  *sys = u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
 }
 
 double Median(std::vector<double> v) {
@@ -117,7 +129,9 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   // Model, lattice, nanostructure and partition (reads the parameter files); the structure is timed below.
   PetscCall(TightBindingSystemFromOptions(comm, false, &sys));
 
+  double u0, s0, u1, s1;
   PetscCallMPI(MPI_Barrier(comm));
+  CpuSeconds(&u0, &s0);
   const double t0 = MPI_Wtime();
   PetscCall(Structure::Create(comm, sys.lattice, sys.partition, sys.nano, &sys.structure));
   PetscCallMPI(MPI_Barrier(comm));
@@ -127,6 +141,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, &info));
   PetscCallMPI(MPI_Barrier(comm));
   const double t2 = MPI_Wtime();
+  CpuSeconds(&u1, &s1);
 
   Vec x, y;
   PetscCall(MatCreateVecs(H, &x, &y));
@@ -138,6 +153,8 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(MatMult(H, x, y)); // warm-up: first touch of y, scatter set-up
   std::vector<double> times;
+  double pu0, ps0, pu1, ps1;
+  CpuSeconds(&pu0, &ps0);
   for (int i = 0; i < nproducts; ++i) {
     PetscCallMPI(MPI_Barrier(comm));
     const double a = MPI_Wtime();
@@ -147,6 +164,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
     PetscCallMPI(MPI_Barrier(comm));
     times.push_back(MaxOverRanks(comm, MPI_Wtime() - a));
   }
+  CpuSeconds(&pu1, &ps1);
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   // Peak of this size, with H still alive.
@@ -163,6 +181,9 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   row->t_structure = MaxOverRanks(comm, t1 - t0);
   row->t_assembly = MaxOverRanks(comm, t2 - t1);
   row->t_build = MaxOverRanks(comm, t2 - t0);
+  row->build_user = MaxOverRanks(comm, u1 - u0);
+  row->build_sys = MaxOverRanks(comm, s1 - s0);
+  row->product_cpu = MaxOverRanks(comm, (pu1 - pu0 + ps1 - ps0) / nproducts);
   row->t_product = Median(times);
   row->t_product_min = *std::min_element(times.begin(), times.end());
   row->peak_mb_max = MaxOverRanks(comm, hwm_kb) / 1024.0;
@@ -173,16 +194,17 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
 PetscErrorCode PrintHeader(MPI_Comm comm, const std::string &set, const std::string &basis, int ranks) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "\n%s (-params %s), bulk GaAs periodic cubes, MATMPIAIJ, %d rank%s\n", basis.c_str(), set.c_str(), ranks, ranks > 1 ? "s" : ""));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %9s %9s %9s %11s %8s %8s %8s %9s\n", "cells", "atoms", "rows", "nonzeros", "struct s", "asm s", "build s", "product s",
-                        "build", "product", "build/", "peak MB"));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %9s %9s %9s %11s %8s %8s %8s %9s\n", "", "", "", "", "", "", "", "(median)", "ns/nz", "ns/nz", "product", "(max rk)"));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s\n", "cells", "atoms", "rows", "nonzeros", "struct", "asm", "build", "build", "build", "product", "build",
+                        "product", "build/", "cpu", "peak MB"));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s\n", "", "", "", "", "s", "s", "s", "cpu s", "sys s", "s (med)", "ns/nz", "ns/nz", "product", "ratio",
+                        "(max rk)"));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PrintRow(MPI_Comm comm, const Row &r) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %9.3f %9.3f %9.3f %11.3e %8.2f %8.3f %8.2f %9.0f\n", r.cells, r.atoms, r.rows, r.nonzeros, r.t_structure, r.t_assembly, r.t_build,
-                        r.t_product, r.buildNsPerNz(), r.productNsPerNz(), r.ratio(), r.peak_mb_max));
+  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %8.3f %8.3f %8.3f %7.2f %7.2f %10.3e %7.2f %7.2f %8.2f %7.2f %8.0f\n", r.cells, r.atoms, r.rows, r.nonzeros, r.t_structure,
+                        r.t_assembly, r.t_build, r.build_user + r.build_sys, r.build_sys, r.t_product, r.buildNsPerNz(), r.productNsPerNz(), r.ratio(), r.cpuRatio(), r.peak_mb_max));
   PetscFunctionReturn(0);
 }
 
@@ -300,12 +322,12 @@ PetscErrorCode Run(MPI_Comm comm) {
     std::ofstream f(csv);
     if (!f) PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench_build: warning: cannot write %s\n", csv));
     else {
-      f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,product_median_s,product_min_s,build_ns_per_nz,product_ns_per_nz,build_over_product,peak_mb_max_rank,"
+      f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,build_over_product,cpu_build_over_product,peak_mb_max_rank,"
            "peak_mb_sum_ranks\n";
       f.precision(6);
       for (const Row &r : all_rows)
         f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ','
-          << r.t_build << ',' << r.t_product << ',' << r.t_product_min << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ',' << r.ratio() << ',' << r.peak_mb_max << ','
+          << r.t_build << ',' << r.build_user << ',' << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ',' << r.ratio() << ',' << r.cpuRatio() << ',' << r.peak_mb_max << ','
           << r.peak_mb_sum << '\n';
     }
   }
