@@ -32,6 +32,13 @@ std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
   return {p.x * q + displacement[site][0], p.y * q + displacement[site][1], p.z * q + displacement[site][2]};
 }
 
+std::vector<PetscInt> Structure::canonicalRows(int block_size) const {
+  std::vector<PetscInt> rows((size_t)owned * block_size);
+  for (PetscInt i = 0; i < owned; ++i)
+    for (int r = 0; r < block_size; ++r) rows[(size_t)i * block_size + r] = (PetscInt)lattice.canonicalIndex(sites[i]) * block_size + r;
+  return rows;
+}
+
 PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out) {
   PetscMPIInt rank, size;
   const LogEvents *ev;

@@ -6,15 +6,9 @@
 
 #include <vector>
 
-namespace tbpeta {
+#include "tbpeta/EigenStates.hpp"
 
-struct EigenStates {
-  std::vector<double> values;    // eV, ascending
-  std::vector<double> residuals; // ||H x - lambda x||_2 of each state, same order
-  PetscInt iterations = 0;
-  PetscInt requested = 0;
-  std::string solver;            // e.g. "krylovschur + sinvert"
-};
+namespace tbpeta {
 
 // Solves for the states of H nearest `default_target` (eV) unless the options say otherwise. Collective.
 PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states);

@@ -55,6 +55,11 @@ struct Structure {
   // Position in nm (ideal site + displacement); a_nm is the lattice constant.
   std::array<double, 3> position(PetscInt site, double a_nm) const;
 
+  // For each local row of a matrix with `block_size` rows per atom, its row in the canonical (rank-independent)
+  // order: canonical atom index * block_size + row within the atom. Lets solvers seed vectors the same on any
+  // number of ranks.
+  std::vector<PetscInt> canonicalRows(int block_size) const;
+
   // Builds this rank's atoms, halo and bonds. Collective.
   static PetscErrorCode Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out);
 };
