@@ -13,6 +13,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 
 #include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/LogEvents.hpp"
+#include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/ResultsWriter.hpp"
 #include "tbpeta/SlepcSolver.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
@@ -145,6 +146,9 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
     PetscCall(WriteOutput(comm, output, sys, states));
     PetscCall(PetscPrintf(comm, "wrote %s\n", output));
   }
+  double peak_max, peak_sum;
+  PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
+  PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n", peak_max, peak_sum));
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }

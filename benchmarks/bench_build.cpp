@@ -30,6 +30,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <string>
 #include <vector>
 
+#include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/LogEvents.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
@@ -54,16 +55,6 @@ struct Row {
   double ratio() const { return t_build / t_product; }
 };
 
-// A field of /proc/self/status (kB), or -1.
-double StatusKb(const char *field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  const size_t n = std::strlen(field);
-  while (std::getline(f, line))
-    if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':') return std::atof(line.c_str() + n + 1);
-  return -1;
-}
-
 // MemAvailable of the node in kB (every rank of these runs shares one node), or -1.
 double MemAvailableKb() {
   std::ifstream f("/proc/meminfo");
@@ -71,14 +62,6 @@ double MemAvailableKb() {
   while (std::getline(f, line))
     if (line.rfind("MemAvailable:", 0) == 0) return std::atof(line.c_str() + 13);
   return -1;
-}
-
-// Resets VmHWM to the current RSS (Linux >= 4.0), so each size reports its own peak. False if refused.
-bool ResetPeakRss() {
-  FILE *f = std::fopen("/proc/self/clear_refs", "w");
-  if (!f) return false;
-  const bool ok = std::fputs("5", f) >= 0;
-  return std::fclose(f) == 0 && ok;
 }
 
 // User and system CPU seconds of this process so far.
@@ -189,7 +172,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   // Peak of this size, with H still alive; then the first-touch reference (H alive, so none of its pages is reused).
-  const double hwm_kb = StatusKb("VmHWM");
+  const double hwm_kb = ProcStatusKb("VmHWM");
   if (touch_mb > 0) {
     PetscCallMPI(MPI_Barrier(comm));
     const double bytes = std::min(touch_mb * 1048576.0, 20.0 * info.nonzeros / size);
@@ -281,7 +264,7 @@ PetscErrorCode Run(MPI_Comm comm) {
     base = all ? all : "";
     PetscCall(PetscFree(all));
   }
-  const bool peak_reset = ResetPeakRss();
+  const bool peak_reset = ResetPeakResident();
   PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "",
                         nproducts, peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));
 
@@ -319,7 +302,7 @@ PetscErrorCode Run(MPI_Comm comm) {
           break;
         }
       }
-      if (peak_reset) ResetPeakRss();
+      if (peak_reset) ResetPeakResident();
       Row r;
       PetscCall(RunSize(comm, base, set, cells, (int)nproducts, touch_mb, &r));
       if (rows.empty()) PetscCall(PrintHeader(comm, set, r.basis, size));
