@@ -12,6 +12,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include <vector>
 
 #include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/EigenSolver.hpp"
 #include "tbpeta/LogEvents.hpp"
 #include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/ResultsWriter.hpp"
@@ -118,6 +119,8 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(TightBindingSystemFromOptions(comm, !help, &sys));
   MatrixFormat format;
   PetscCall(MatrixFormatFromOptions(comm, &format));
+  SolverKind solver;
+  PetscCall(SolverKindFromOptions(comm, &solver));
   for (const auto &w : sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
   double vbm, cbm;
   PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
@@ -137,9 +140,10 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));
 
   EigenStates states;
-  PetscCall(SolveWithSlepc(H, 0.5 * (vbm + cbm), &states));
-  PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations\n", states.solver.c_str(), states.values.size(), states.requested,
-                        states.iterations));
+  const auto rows = sys.structure.canonicalRows(info.block_size);
+  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit ? info.block_size : 0, false, &states));
+  PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank\n",
+                        states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb));
   PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
   for (size_t i = 0; i < states.values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states.values[i], states.residuals[i]));
   if (has_output) {

@@ -4,7 +4,9 @@
 #include <numeric>
 #include <string>
 
+#include "tbpeta/FoldedSpectrum.hpp"
 #include "tbpeta/LogEvents.hpp"
+#include "tbpeta/StoredHamiltonian.hpp"
 
 namespace tbpeta {
 
@@ -24,9 +26,16 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states)
   PetscCall(EPSSetTarget(eps, default_target));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetFromOptions(eps));
+  PetscCall(CheckSlepcCombination(eps, true));
+  PetscInt products0 = 0, products1 = 0;
+  PetscCall(HamiltonianProductCount(H, &products0));
+  const double t0 = MPI_Wtime();
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   PetscCall(EPSSolve(eps));
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
+  states->seconds = MPI_Wtime() - t0;
+  PetscCall(HamiltonianProductCount(H, &products1));
+  states->products = products1 - products0;
   PetscCall(EPSGetConverged(eps, &nconv));
   PetscCall(EPSGetIterationNumber(eps, &states->iterations));
   PetscCall(EPSGetDimensions(eps, &states->requested, nullptr, nullptr));

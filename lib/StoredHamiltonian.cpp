@@ -329,6 +329,7 @@ PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const BlockBuilde
 // The product y = Hx shows in -log_view as TbProduct: PETSc's own MatMult is wrapped, keeping its kernel.
 struct ProductKernel {
   PetscErrorCode (*mult)(Mat, Vec, Vec) = nullptr;
+  PetscInt count = 0; // products so far, for the solvers' counters
 };
 PetscErrorCode DestroyProductKernel(void *ctx) {
   delete static_cast<ProductKernel *>(ctx);
@@ -343,6 +344,7 @@ PetscErrorCode LoggedMult(Mat A, Vec x, Vec y) {
   PetscCall(PetscObjectQuery((PetscObject)A, "tbpeta_product", (PetscObject *)&container));
   PetscCall(PetscContainerGetPointer(container, (void **)&kernel));
   PetscCall(PetscLogEventBegin(ev->product, A, x, y, 0));
+  ++kernel->count;
   PetscCall(kernel->mult(A, x, y));
   PetscCall(PetscLogEventEnd(ev->product, A, x, y, 0));
   PetscFunctionReturn(0);
@@ -362,6 +364,17 @@ PetscErrorCode LogProducts(Mat H) {
 }
 
 } // namespace
+
+PetscErrorCode HamiltonianProductCount(Mat H, PetscInt *count) {
+  PetscContainer container = nullptr;
+  ProductKernel *kernel;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectQuery((PetscObject)H, "tbpeta_product", (PetscObject *)&container));
+  PetscCheck(container, PetscObjectComm((PetscObject)H), PETSC_ERR_ARG_WRONG, "not a Hamiltonian assembled by tbpeta");
+  PetscCall(PetscContainerGetPointer(container, (void **)&kernel));
+  *count = kernel->count;
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H,
                                    HamiltonianInfo *info) {

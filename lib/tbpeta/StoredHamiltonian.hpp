@@ -32,4 +32,7 @@ PetscErrorCode MatrixFormatFromOptions(MPI_Comm comm, MatrixFormat *format);
 PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H,
                                    HamiltonianInfo *info);
 
+// Products y = Hx done with H so far (every solver's product counter reads it before and after its solve).
+PetscErrorCode HamiltonianProductCount(Mat H, PetscInt *count);
+
 } // namespace tbpeta

@@ -1,0 +1,24 @@
+#pragma once
+// The choice of eigen-solver (-solver slepc|folded|lanczos) on one Hamiltonian, and the counters every solver
+// reports the same way: states, residuals, products of H, iterations, wall time and peak resident memory (VmHWM,
+// reset just before the solve).
+#include <petscmat.h>
+
+#include <span>
+
+#include "tbpeta/EigenStates.hpp"
+
+namespace tbpeta {
+
+enum class SolverKind { slepc, folded, lanczos };
+const char *solverName(SolverKind k);
+
+// Reads -solver (default slepc). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
+PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind);
+
+// Solves H with the chosen solver for the states near gap_center (eV, the default target/shift/gap centre).
+// canonical_rows: each local row's canonical row (Structure::canonicalRows), for rank-independent start vectors.
+PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::span<const PetscInt> canonical_rows, int kramers_block, bool want_vectors,
+                                EigenStates *states);
+
+} // namespace tbpeta
