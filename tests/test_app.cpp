@@ -111,6 +111,8 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(3, "-cells 1,2,2 -eps_type lapack -partition slab -da_processors_x 3 -da_processors_y 1 -da_processors_z 1 -cells 1,1,1 -k 0,0,0 -periodic 1,1,1 -cells 0,1,1", "-cells");
   ExpectOneLineError(2, small + "-material GaN", "-material");
   ExpectOneLineError(1, small + "-eps_type nosuchsolver", "nosuchsolver");
+  ExpectOneLineError(1, small + "-solver nosuchsolver", "-solver");
+  ExpectOneLineError(1, "-cells 1,1,1 -eps_type arpack", "-eps_type arpack");
 }
 
 TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
