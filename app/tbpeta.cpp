@@ -126,6 +126,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
   if (help) {
     // Let SLEPc list its -eps_/-st_ options too, then stop: -help describes, it does not run.
+    PetscCall(ListSolverOptions(comm, 0.5 * (vbm + cbm)));
     EPS eps;
     PetscCall(EPSCreate(comm, &eps));
     PetscCall(EPSSetFromOptions(eps));
@@ -141,7 +142,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
   EigenStates states;
   const auto rows = sys.structure.canonicalRows(info.block_size);
-  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit ? info.block_size : 0, false, &states));
+  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit && sys.cell.k == std::array<double, 3>{0, 0, 0} ? info.block_size : 0, true, &states));
   PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank\n",
                         states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb));
   PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
@@ -153,6 +154,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   double peak_max, peak_sum;
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
   PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n", peak_max, peak_sum));
+  states.DestroyVectors();
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }

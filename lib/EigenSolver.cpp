@@ -1,6 +1,9 @@
 #include "tbpeta/EigenSolver.hpp"
 
+#include <string>
+
 #include "tbpeta/FoldedSpectrum.hpp"
+#include "tbpeta/LanczosSolver.hpp"
 #include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/SlepcSolver.hpp"
 
@@ -26,6 +29,15 @@ PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center) {
+  LanczosOptions lo;
+  FoldedOptions fo;
+  PetscFunctionBeginUser;
+  PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
+  PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::span<const PetscInt> canonical_rows, int kramers_block, bool want_vectors,
                                 EigenStates *states) {
   MPI_Comm comm;
@@ -40,10 +52,22 @@ PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::
     PetscCall(FoldedSolveWithSlepc(H, fo, want_vectors, states));
     break;
   }
-  case SolverKind::lanczos: SETERRQ(comm, PETSC_ERR_USER_INPUT, "-solver lanczos: the NEMO 3-D-style Lanczos is not built into this version yet (use slepc or folded)");
+  case SolverKind::lanczos: {
+    LanczosOptions lo;
+    lo.kramers_block = kramers_block;
+    PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
+    LanczosReport report;
+    PetscCall(LanczosSolve(H, lo, canonical_rows, want_vectors, states, &report));
+    if (!report.converged) {
+      std::string list;
+      for (double v : report.unconverged) list += (list.empty() ? "" : ", ") + std::to_string(v);
+      PetscCall(PetscPrintf(comm, "tbpeta: warning: Lanczos stopped at %" PetscInt_FMT " steps (-lanczos_max_steps) with %zu wanted levels not converged: %s eV\n", report.steps,
+                            report.unconverged.size(), list.c_str()));
+    }
+    break;
+  }
   }
   PetscCall(PeakResidentMb(comm, &states->peak_rss_mb, nullptr));
-  (void)canonical_rows, (void)kramers_block;
   PetscFunctionReturn(0);
 }
 

@@ -16,8 +16,13 @@ const char *solverName(SolverKind k);
 // Reads -solver (default slepc). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
 PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind);
 
+// Reads every solver's options without solving, so that -help lists them all.
+PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center);
+
 // Solves H with the chosen solver for the states near gap_center (eV, the default target/shift/gap centre).
 // canonical_rows: each local row's canonical row (Structure::canonicalRows), for rank-independent start vectors.
+// kramers_block: rows per atom when H is time-reversal symmetric with spin (spin-orbit, k = 0), else 0; the Lanczos
+// solver then counts each level twice (its Kramers partner).
 PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::span<const PetscInt> canonical_rows, int kramers_block, bool want_vectors,
                                 EigenStates *states);
 
