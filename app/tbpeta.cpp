@@ -7,6 +7,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include <slepceps.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,12 +52,23 @@ PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const 
     PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", sys.nano_spec.dot_material.c_str(), shape, ce[0], ce[1], ce[2]));
   }
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
-  PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %" PetscInt_FMT " non-zeros, %.0f bytes of H per atom\n", format == MatrixFormat::aij ? "MATMPIAIJ" : "MATMPIBAIJ",
+  PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", format == MatrixFormat::aij ? "MATMPIAIJ" : "MATMPIBAIJ",
                         info.rows, info.nonzeros, info.bytes / (double)s.total));
   const auto &g = sys.partition.grid();
   PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
                         g[2], partitionName(sys.partition_kind), mins[0], maxs[0], mins[1], maxs[1]));
   PetscFunctionReturn(0);
+}
+
+// Whether the Bloch vector maps to itself under k -> -k (modulo the supercell's reciprocal lattice), so that with
+// spin-orbit every level has a Kramers partner. Components on open axes play no role.
+bool TimeReversalInvariant(const TightBindingSystem &sys) {
+  for (int a = 0; a < 3; ++a) {
+    if (!sys.cell.periodic[a]) continue;
+    const double twice = 2 * sys.cell.k[a] * sys.cell.cells[a]; // 2k in units of the supercell's reciprocal vector
+    if (std::fabs(twice - std::round(twice)) > 1e-12) return false;
+  }
+  return true;
 }
 
 PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBindingSystem &sys, const EigenStates &states) {
@@ -142,7 +154,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
   EigenStates states;
   const auto rows = sys.structure.canonicalRows(info.block_size);
-  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit && sys.cell.k == std::array<double, 3>{0, 0, 0} ? info.block_size : 0, true, &states));
+  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit && TimeReversalInvariant(sys) ? info.block_size : 0, true, &states));
   PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank\n",
                         states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb));
   PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));

@@ -186,7 +186,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std
   row->cells = cells;
   row->atoms = sys.structure.total;
   row->rows = info.rows;
-  row->nonzeros = info.nonzeros;
+  row->nonzeros = (long long)info.nonzeros;
   row->t_structure = MaxOverRanks(comm, t1 - t0);
   row->t_assembly = MaxOverRanks(comm, t2 - t1);
   row->t_build = MaxOverRanks(comm, t2 - t0);

@@ -2,6 +2,9 @@
 
 #include <slepcsys.h>
 
+#include <cstdio>
+#include <new>
+
 #include "tbpeta/ErrorReporting.hpp"
 
 namespace tbpeta {
@@ -23,7 +26,14 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
   if (ierr) return 1;
   PushOneLineErrorHandler(program);
   int exit_code = 0;
-  ierr = run(PETSC_COMM_WORLD, &exit_code);
+  try {
+    ierr = run(PETSC_COMM_WORLD, &exit_code);
+  } catch (const std::bad_alloc &) {
+    // A C++ container could not grow: one line, then stop every rank (the others may be in a collective).
+    std::fprintf(stderr, "%s: error: out of memory while building the structure (use more ranks, fewer -cells, or check the memory estimate)\n", program);
+    std::fflush(stderr);
+    MPI_Abort(PETSC_COMM_WORLD, 1);
+  }
   if (ierr && !ErrorIsCollective(ierr)) {
     int size = 1;
     MPI_Comm_size(PETSC_COMM_WORLD, &size);

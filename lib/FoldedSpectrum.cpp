@@ -137,7 +137,7 @@ PetscErrorCode CheckSlepcCombination(EPS eps, bool has_stored_matrix) {
       stored = !shell;
     }
   }
-  PetscCheck(!(invert && !stored), comm, PETSC_ERR_USER_INPUT, "-st_type %s: shift-and-invert needs the stored matrix (-hamiltonian stored)", sttype);
+  PetscCheck(!(invert && !stored), comm, PETSC_ERR_USER_INPUT, "st_type %s: shift-and-invert needs the stored matrix, not a matrix-free operator such as the folded spectrum's", sttype);
   PetscFunctionReturn(0);
 }
 

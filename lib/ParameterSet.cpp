@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <utility>
 
@@ -110,11 +111,31 @@ bool ParseNumber(const std::string &text, double *x) {
 
 // Read every "key = value" line of the file, checking syntax, known keys, duplicates and numbers in file order.
 PetscErrorCode ReadEntries(MPI_Comm comm, const std::string &path, Entries *entries) {
+  PetscMPIInt rank;
   PetscFunctionBeginUser;
-  std::error_code ec;
-  std::ifstream   in(path);
-  PetscCheck(in.is_open() && fs::is_regular_file(path, ec), comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
-  std::string raw;
+  // Rank 0 reads the file and sends its text to the others, so every rank parses the same bytes and raises the same
+  // error (a file readable on one node only must not leave ranks waiting for each other).
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  std::string text;
+  long long length = -1; // -1: could not be opened; -2: read error
+  if (rank == 0) {
+    std::error_code ec;
+    std::ifstream   file(path, std::ios::binary);
+    if (file.is_open() && fs::is_regular_file(path, ec)) {
+      std::stringstream ss;
+      ss << file.rdbuf();
+      text   = ss.str();
+      length = file.bad() ? -2 : (long long)text.size();
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
+  PetscCheck(length != -1, comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
+  PetscCheck(length != -2, comm, PETSC_ERR_FILE_READ, "parameter file '%s': read error", path.c_str());
+  PetscCheck(length < (1LL << 30), comm, PETSC_ERR_USER_INPUT, "parameter file '%s': %lld bytes is not a parameter file", path.c_str(), length);
+  text.resize((size_t)length);
+  PetscCallMPI(MPI_Bcast(text.data(), (int)length, MPI_CHAR, 0, comm));
+  std::istringstream in(text);
+  std::string        raw;
   for (int line = 1; std::getline(in, raw); ++line) {
     const std::string content = Trim(raw.substr(0, raw.find('#')));
     if (content.empty()) continue;
@@ -134,7 +155,6 @@ PetscErrorCode ReadEntries(MPI_Comm comm, const std::string &path, Entries *entr
     }
     (*entries)[key] = entry;
   }
-  PetscCheck(!in.bad(), comm, PETSC_ERR_FILE_READ, "parameter file '%s': read error", path.c_str());
   PetscFunctionReturn(0);
 }
 

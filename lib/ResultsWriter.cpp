@@ -379,6 +379,8 @@ std::string PathProblem(const std::string &path)
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return "is a directory";
   if (!EndsWith(path, ".h5")) return "does not end in .h5";
   const std::size_t slash = path.rfind('/');
+  // The temporary name adds 21 characters, and MPI-IO's shared-file-pointer lock files add more.
+  if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > 200) return "the file name is longer than 200 characters";
   const std::string dir   = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   if (::stat(dir.c_str(), &st) != 0) return "directory " + dir + " does not exist (" + std::strerror(errno) + ")";
   if (!S_ISDIR(st.st_mode)) return dir + " is not a directory";

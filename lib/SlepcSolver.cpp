@@ -1,6 +1,7 @@
 #include "tbpeta/SlepcSolver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -26,6 +27,9 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states)
   PetscCall(EPSSetTarget(eps, default_target));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetFromOptions(eps));
+  PetscScalar target;
+  PetscCall(EPSGetTarget(eps, &target));
+  PetscCheck(std::isfinite(PetscRealPart(target)), comm, PETSC_ERR_USER_INPUT, "-eps_target: %g is not a finite energy (eV)", (double)PetscRealPart(target));
   PetscCall(CheckSlepcCombination(eps, true));
   PetscInt products0 = 0, products1 = 0;
   PetscCall(HamiltonianProductCount(H, &products0));

@@ -214,6 +214,13 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder
     }
     nd_max += builder.onsiteBound(dangling);
   }
+  // Row pointers are PetscInt: a rank's stored entries must fit (the 64-bit-index PETSc build lifts the limit).
+  // Checked on the whole communicator so that every rank stops together.
+  unsigned long long largest = std::max(nd_max, no_max);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
+  PetscCheck(largest <= (unsigned long long)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+             "-cells: a rank would store %llu entries of H in one part, beyond the 32-bit indices of this PETSc build (%d): use more ranks or the 64-bit-index build", largest,
+             (int)PETSC_MAX_INT);
   csr->di = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
   csr->oi = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
   csr->dj = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * nd_max));
@@ -394,7 +401,7 @@ PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const Tigh
     PetscCall(MatGetInfo(*H, MAT_GLOBAL_SUM, &mi));
     PetscCall(MatGetSize(*H, &info->rows, nullptr));
     info->block_size = builder.blockSize();
-    info->nonzeros = (PetscInt)mi.nz_used;
+    info->nonzeros = mi.nz_used;
     const double per_entry = sizeof(PetscScalar) + (format == MatrixFormat::aij ? sizeof(PetscInt) : sizeof(PetscInt) / double(builder.blockSize() * builder.blockSize()));
     info->bytes = mi.nz_used * per_entry + (double)info->rows * sizeof(PetscInt);
   }

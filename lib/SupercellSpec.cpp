@@ -1,5 +1,6 @@
 #include "tbpeta/SupercellSpec.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace tbpeta {
@@ -47,6 +48,7 @@ PetscErrorCode SupercellSpecFromOptions(MPI_Comm comm, SupercellSpec *spec) {
   PetscCall(OptionsGetIntTuple(comm, "-periodic", "Periodic boundary per axis, 0 (open, passivated) or 1: px,py,pz (default 1,1,1)", 3, periodic, &set));
   for (int a = 0; a < 3; ++a) PetscCheck(periodic[a] == 0 || periodic[a] == 1, comm, PETSC_ERR_USER_INPUT, "-periodic: %" PetscInt_FMT " along %c; each entry must be 0 (open) or 1 (periodic)", periodic[a], "xyz"[a]);
   PetscCall(OptionsGetRealTuple(comm, "-k", "Bloch wave vector kx,ky,kz in units of 2pi/a, used on periodic axes (default 0,0,0)", 3, k, &set));
+  for (int a = 0; a < 3; ++a) PetscCheck(std::isfinite(k[a]) && std::fabs(k[a]) < 1e6, comm, PETSC_ERR_USER_INPUT, "-k: %g along %c is not a usable wave-vector component (2pi/a units)", k[a], "xyz"[a]);
   for (int a = 0; a < 3; ++a) {
     spec->cells[a] = (int)cells[a];
     spec->periodic[a] = periodic[a] == 1;

@@ -1,6 +1,7 @@
 #include "tbpeta/TightBindingModel.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "tbpeta/ParameterSet.hpp"
@@ -38,22 +39,33 @@ PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std
   PetscCall(PetscOptionsReal("-passivation_shift", "Dangling-bond sp3-hybrid energy shift on open surfaces (eV)", "tbpeta", shift, &shift, nullptr));
   PetscOptionsEnd();
 
+  PetscCheck(std::isfinite(shift) && shift >= 0, comm, PETSC_ERR_USER_INPUT, "-passivation_shift: %g eV; give a finite shift >= 0 (0 = unpassivated)", (double)shift);
   TightBindingModel m;
   m.set = set;
   m.passivation_shift = shift;
 
   // Materials defined by the user's files win over the shipped set.
   std::vector<MaterialParameters> from_files;
-  if (files_set) {
-    for (const auto &f : splitCommas(files)) {
-      MaterialParameters p;
-      PetscCall(LoadParameterFile(comm, f, &p));
-      from_files.push_back(p);
-    }
-  }
   std::vector<std::pair<std::string, std::string>> names{{material, "-material"}};
   for (const auto &e : extra_materials)
     if (std::find_if(names.begin(), names.end(), [&](const auto &n) { return n.first == e.first; }) == names.end()) names.push_back(e);
+  std::string used;
+  for (const auto &n : names) used += (used.empty() ? "" : ", ") + n.first;
+  if (files_set) {
+    const auto list = splitCommas(files);
+    PetscCheck(!list.empty(), comm, PETSC_ERR_USER_INPUT, "-params_file: give one or more comma-separated parameter files");
+    for (const auto &f : list) {
+      MaterialParameters p;
+      PetscCall(LoadParameterFile(comm, f, &p));
+      // A file that defines no material of this structure would be silently ignored: refuse it.
+      PetscCheck(std::any_of(names.begin(), names.end(), [&](const auto &n) { return n.first == p.material; }), comm, PETSC_ERR_USER_INPUT,
+                 "-params_file %s: defines material '%s', which this structure does not use (its materials: %s; set -material or -dot_material)", f.c_str(), p.material.c_str(),
+                 used.c_str());
+      PetscCheck(std::none_of(from_files.begin(), from_files.end(), [&](const MaterialParameters &q) { return q.material == p.material; }), comm, PETSC_ERR_USER_INPUT,
+                 "-params_file: two files define material '%s'", p.material.c_str());
+      from_files.push_back(p);
+    }
+  }
   for (const auto &[name, option] : names) {
     auto it = std::find_if(from_files.begin(), from_files.end(), [&](const MaterialParameters &p) { return p.material == name; });
     if (it != from_files.end()) m.materials.push_back(*it);
@@ -64,6 +76,11 @@ PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std
     }
   }
 
+  // Name what was used: the set, or the files (with the set their header names) for the materials they define.
+  if (!from_files.empty()) {
+    const bool all_files = from_files.size() == m.materials.size();
+    m.set = (all_files ? std::string("params_file:") : m.set + "+params_file:") + from_files[0].set;
+  }
   const MaterialParameters &host = m.materials[0];
   for (const auto &p : m.materials) {
     PetscCheck(p.anion == host.anion, comm, PETSC_ERR_USER_INPUT,
@@ -88,6 +105,7 @@ PetscErrorCode TightBindingModelFromOptions(MPI_Comm comm, const std::vector<std
     PetscBool given = PETSC_FALSE;
     std::string opt = "-vbo_" + p.material;
     PetscCall(PetscOptionsReal(opt.c_str(), "Valence-band offset of this material (eV), added to its on-site energies", "tbpeta", v, &v, &given));
+    PetscCheck(std::isfinite(v), comm, PETSC_ERR_USER_INPUT, "%s: %g is not a finite energy (eV)", opt.c_str(), (double)v);
     m.vbo.push_back(v);
     any_vbo = any_vbo || given;
   }

@@ -11,6 +11,10 @@ PetscErrorCode TightBindingSystemFromOptions(MPI_Comm comm, bool build_structure
   PetscCall(NanostructureSpecFromOptions(comm, &sys->nano_spec));
   PetscCall(TightBindingModelFromOptions(comm, sys->nano_spec.extraMaterials(), &sys->model));
   sys->lattice = ZincblendeLattice(sys->cell.cells, sys->cell.periodic);
+  const double rows = (double)sys->lattice.totalAtoms() * sys->model.blockSize();
+  PetscCheck(rows <= (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+             "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%d rows): use fewer cells or the 64-bit-index build",
+             sys->lattice.totalAtoms(), sys->model.blockSize(), rows, (int)PETSC_MAX_INT);
   sys->a_nm = sys->model.materials[0].a_lattice / 10.0;
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);

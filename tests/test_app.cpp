@@ -112,6 +112,19 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(2, small + "-material GaN", "-material");
   ExpectOneLineError(1, small + "-eps_type nosuchsolver", "nosuchsolver");
   ExpectOneLineError(1, small + "-solver nosuchsolver", "-solver");
+  ExpectOneLineError(1, small + "-k nan,0,0", "-k");
+  ExpectOneLineError(1, small + "-passivation_shift nan", "-passivation_shift");
+  ExpectOneLineError(1, small + "-eps_target nan", "-eps_target");
+  ExpectOneLineError(1, small + "-output " + (Scratch() / (std::string(220, 'z') + ".h5")).string(), "longer than 200");
+  {
+    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/jancu1998/GaAs.tbp");
+    std::stringstream text;
+    text << shipped.rdbuf();
+    std::string body = text.str();
+    body.replace(body.find("material = GaAs"), 15, "material = Foo");
+    std::ofstream(Scratch() / "foo.tbp") << body;
+  }
+  ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_type arpack", "-eps_type arpack");
 }
 

@@ -20,7 +20,7 @@ enum class MatrixFormat { aij, baij };
 
 struct HamiltonianInfo {
   PetscInt rows = 0;          // global
-  PetscInt nonzeros = 0;      // global stored entries (BAIJ: whole blocks)
+  double nonzeros = 0;        // global stored entries (BAIJ: whole blocks); may exceed a 32-bit PetscInt
   double bytes = 0;           // global bytes of the stored matrix (values + indices)
   int block_size = 0;         // rows per atom
 };
