@@ -1,7 +1,11 @@
 #include "tbpeta/SupercellSpec.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace tbpeta {
 
@@ -22,18 +26,35 @@ PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *
   PetscFunctionReturn(0);
 }
 
+// Read as text and parsed here: PETSc's integer parsing keeps the low 32 bits of a larger number (so 4294967296
+// would become 0) and does not name the option in its error.
 PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set) {
-  PetscInt buf[64];
-  PetscInt count = 64;
+  std::string defaults;
+  for (int i = 0; i < n; ++i) defaults += (i ? "," : "") + std::to_string(values[i]);
+  char text[1024];
   PetscFunctionBeginUser;
-  for (int i = 0; i < n; ++i) buf[i] = values[i];
+  std::snprintf(text, sizeof(text), "%s", defaults.c_str());
   PetscOptionsBegin(comm, nullptr, name, "tbpeta");
-  PetscCall(PetscOptionsIntArray(name, help, "tbpeta", buf, &count, set));
+  PetscCall(PetscOptionsString(name, help, "tbpeta", text, text, sizeof(text), set));
   PetscOptionsEnd();
-  if (*set) {
-    PetscCheck(count == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated integers, got %" PetscInt_FMT, name, n, count);
-    for (int i = 0; i < n; ++i) values[i] = buf[i];
+  if (!*set) PetscFunctionReturn(0);
+  std::vector<PetscInt> parsed;
+  const std::string all = text;
+  size_t start = 0;
+  while (start <= all.size() && !all.empty()) {
+    const size_t comma = all.find(',', start);
+    const std::string item = all.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    PetscCheck(!item.empty() && end && *end == '\0', comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not an integer (expected %d comma-separated integers)", name, item.c_str(), n);
+    PetscCheck(errno == 0 && v >= -(long long)PETSC_MAX_INT && v <= (long long)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "%s: %s is out of range", name, item.c_str());
+    parsed.push_back((PetscInt)v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
+  PetscCheck((int)parsed.size() == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated integers, got %zu", name, n, parsed.size());
+  for (int i = 0; i < n; ++i) values[i] = parsed[i];
   PetscFunctionReturn(0);
 }
 

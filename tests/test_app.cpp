@@ -113,6 +113,8 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, small + "-eps_type nosuchsolver", "nosuchsolver");
   ExpectOneLineError(1, small + "-solver nosuchsolver", "-solver");
   ExpectOneLineError(1, small + "-k nan,0,0", "-k");
+  ExpectOneLineError(1, small + "-periodic 4294967296,1,1", "-periodic");
+  ExpectOneLineError(1, small + "-cells abc", "-cells");
   ExpectOneLineError(1, small + "-passivation_shift nan", "-passivation_shift");
   ExpectOneLineError(1, small + "-eps_target nan", "-eps_target");
   ExpectOneLineError(1, small + "-output " + (Scratch() / (std::string(220, 'z') + ".h5")).string(), "longer than 200");
