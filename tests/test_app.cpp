@@ -14,7 +14,6 @@
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
-extern char **environ;
 
 namespace {
 
@@ -31,18 +30,6 @@ std::string Slurp(const fs::path &p) {
   return ss.str();
 }
 
-// This test process is an MPI singleton; the variables its MPI set up would make a child mpiexec fail, so the child
-// runs without them (keeping OpenMPI's run-as-root permission).
-std::string CleanMpiEnvironment() {
-  std::string unset = "env";
-  for (char **e = environ; *e; ++e) {
-    const std::string v(*e), n = v.substr(0, v.find('='));
-    const bool mpi = n.rfind("OMPI_", 0) == 0 || n.rfind("PMIX_", 0) == 0 || n.rfind("ORTE_", 0) == 0 || n.rfind("OPAL_", 0) == 0;
-    if (mpi && n.find("ALLOW_RUN_AS_ROOT") == std::string::npos) unset += " -u " + n;
-  }
-  return unset;
-}
-
 fs::path Scratch() {
   static fs::path dir = fs::current_path() / "test_app_scratch";
   fs::create_directories(dir);
@@ -54,7 +41,7 @@ RunResult RunTbpeta(int ranks, const std::string &args) {
   const char *mpiexec = std::getenv("TBPETA_MPIEXEC");
   const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
   const fs::path out = Scratch() / "stdout.txt", err = Scratch() / "stderr.txt";
-  std::string cmd = CleanMpiEnvironment() + " " + std::string(mpiexec ? mpiexec : "mpiexec") + " --oversubscribe -q -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() + " 2>" + err.string();
+  std::string cmd = tbpeta::test::CleanMpiEnvironment() + " " + std::string(mpiexec ? mpiexec : "mpiexec") + " --oversubscribe -q -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.signalled = WIFSIGNALED(status);

@@ -19,7 +19,6 @@
 #include "tbpeta/BandStructure.hpp"
 #include "test_support.hpp"
 
-extern char **environ;
 
 using namespace tbpeta;
 using tbpeta::test::Quietly;
@@ -232,11 +231,7 @@ std::string Slurp(const fs::path &p) {
 // are removed so that it starts as a singleton).
 RunResult RunBands(const fs::path &dir, const std::string &args) {
   const char *bin = std::getenv("TBPETA_BIN");
-  std::string cmd = "cd '" + dir.string() + "' && env";
-  for (char **e = environ; *e; ++e) {
-    const std::string v = *e, name = v.substr(0, v.find('='));
-    if ((name.rfind("OMPI_", 0) == 0 && name.rfind("OMPI_ALLOW_RUN_AS_ROOT", 0) != 0) || name.rfind("PMIX_", 0) == 0) cmd += " -u " + name;
-  }
+  std::string cmd = "cd '" + dir.string() + "' && " + tbpeta::test::CleanMpiEnvironment();
   cmd += " " + std::string(bin ? bin : "bin") + "/tbpeta-bands " + args + " >stdout.txt 2>stderr.txt";
   const int status = std::system(cmd.c_str());
   RunResult r;

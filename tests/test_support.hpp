@@ -3,10 +3,15 @@
 // assert that it really runs on that many ranks.
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace tbpeta::test {
 int expectedRanks(); // from --expected-ranks=N (ctest); -1 when run by hand
 int commSize();      // size of PETSC_COMM_WORLD
 int commRank();
+// "env -u ..." that removes the MPI launcher's and this process's MPI variables (keeping OpenMPI's run-as-root
+// permission), so that a command started from a test (a child mpiexec or a program of its own) starts cleanly.
+std::string CleanMpiEnvironment();
 } // namespace tbpeta::test
 
 // Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.
