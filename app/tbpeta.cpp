@@ -71,7 +71,10 @@ bool TimeReversalInvariant(const TightBindingSystem &sys) {
   return true;
 }
 
-PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBindingSystem &sys, const EigenStates &states) {
+// Writes -output FILE.h5 (and FILE.xmf): the states (densities always when the solver returned vectors, the vectors
+// themselves with -output_vectors), the structure, the solver's counters and, when given, the comparison of solvers.
+PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBindingSystem &sys, const EigenStates &states, PetscInt block_size, double gap_center,
+                           PetscBool write_vectors, std::span<const ComparisonRow> compare) {
   const Structure &s = sys.structure;
   const auto &mats = sys.model.materials;
   PetscFunctionBeginUser;
@@ -111,8 +114,25 @@ PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBi
   const LogEvents *ev;
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
-  PetscCall(WriteResults(comm, path, states.values, atoms, options,
-                         {{"program", "tbpeta"}, {"strain", "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}}));
+  if (write_vectors && states.vectors.empty() && !states.values.empty())
+    PetscCall(PetscPrintf(comm, "tbpeta: warning: -output_vectors: the solver returned no eigenvectors, so %s has no states/vectors\n", path.c_str()));
+  StatesForOutput out;
+  out.eigenvalues = states.values;
+  out.residuals = states.residuals;
+  out.vectors = states.vectors;
+  out.block_size = block_size;
+  out.write_vectors = write_vectors;
+  SolverForOutput solver{states.solver,
+                         {{"products", (double)states.products},
+                          {"iterations", (double)states.iterations},
+                          {"requested", (double)states.requested},
+                          {"found", (double)states.values.size()},
+                          {"vectors_held", (double)states.vectors_held},
+                          {"seconds", states.seconds},
+                          {"peak_rss_mb", states.peak_rss_mb}}};
+  PetscCall(WriteResults(comm, path, out, atoms, options,
+                         {{"program", "tbpeta"}, {"strain", "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
+                         {{"gap_center", gap_center}}, solver, compare));
   PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -120,11 +140,13 @@ PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBi
 PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   TightBindingSystem sys;
   char output[PETSC_MAX_PATH_LEN] = "";
-  PetscBool has_output = PETSC_FALSE, help = PETSC_FALSE;
+  PetscBool has_output = PETSC_FALSE, output_vectors = PETSC_FALSE, help = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasHelp(nullptr, &help));
   PetscOptionsBegin(comm, nullptr, "Output", "tbpeta");
-  PetscCall(PetscOptionsString("-output", "Write eigenvalues and the structure to this HDF5 file (.h5); none by default", "tbpeta", output, output, sizeof(output), &has_output));
+  PetscCall(PetscOptionsString("-output", "Write eigenvalues, residuals, densities |psi|^2 per atom, the structure and the solver's counters to this HDF5 file (.h5), with FILE.xmf for ParaView; none by default", "tbpeta", output, output, sizeof(output), &has_output));
+  // Off by default: the vectors take n x rows x 16 bytes, as much as the solver's own copies of them.
+  PetscCall(PetscOptionsBool("-output_vectors", "Also write the eigenvectors (states/vectors: n x rows x 16 bytes) to the -output file", "tbpeta", output_vectors, &output_vectors, nullptr));
   PetscOptionsEnd();
   if (has_output) PetscCall(CheckOutputPath(comm, output));
 
@@ -160,8 +182,8 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
   for (size_t i = 0; i < states.values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states.values[i], states.residuals[i]));
   if (has_output) {
-    PetscCall(WriteOutput(comm, output, sys, states));
-    PetscCall(PetscPrintf(comm, "wrote %s\n", output));
+    PetscCall(WriteOutput(comm, output, sys, states, info.block_size, 0.5 * (vbm + cbm), output_vectors, {}));
+    PetscCall(PetscPrintf(comm, "wrote %s and %s\n", output, XdmfPath(output).c_str()));
   }
   double peak_max, peak_sum;
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "tbpeta/AllocationTracker.hpp"
 #include "tbpeta/ErrorReporting.hpp"
 
 namespace tbpeta {
@@ -22,7 +23,9 @@ PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
 } // namespace
 
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run) {
-  PetscErrorCode ierr = SlepcInitialize(&argc, &argv, nullptr, help);
+  // Before SlepcInitialize: PETSc's allocator can only be replaced before its first allocation.
+  PetscErrorCode ierr = InstallAllocationTracker(argc, argv);
+  if (!ierr) ierr = SlepcInitialize(&argc, &argv, nullptr, help);
   if (ierr) return 1;
   PushOneLineErrorHandler(program);
   int exit_code = 0;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "tbpeta/AllocationTracker.hpp"
 #include "tbpeta/FoldedSpectrum.hpp"
 #include "tbpeta/LanczosSolver.hpp"
 #include "tbpeta/ResidentMemory.hpp"
@@ -13,16 +14,17 @@ const char *solverName(SolverKind k) {
   switch (k) {
   case SolverKind::folded: return "folded";
   case SolverKind::lanczos: return "lanczos";
+  case SolverKind::compare: return "compare";
   default: return "slepc";
   }
 }
 
 PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind) {
-  const char *names[] = {"slepc", "folded", "lanczos", "SolverKind", "SOLVER_", nullptr};
+  const char *names[] = {"slepc", "folded", "lanczos", "compare", "SolverKind", "SOLVER_", nullptr};
   PetscEnum k = (PetscEnum)SolverKind::slepc;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Eigen-solver", "tbpeta");
-  PetscCall(PetscOptionsEnum("-solver", "Eigen-solver: slepc (EPS, -eps_* options), folded (smallest of (H-sigma)^2, -folded_* options), lanczos (NEMO 3-D style)", "tbpeta",
+  PetscCall(PetscOptionsEnum("-solver", "Eigen-solver: slepc (EPS, -eps_* options), folded (smallest of (H-sigma)^2, -folded_* options), lanczos (NEMO 3-D style), compare (all of them, -compare_* options)", "tbpeta",
                              names, k, &k, nullptr));
   PetscOptionsEnd();
   *kind = (SolverKind)k;
@@ -41,33 +43,51 @@ PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center) {
 PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::span<const PetscInt> canonical_rows, int kramers_block, bool want_vectors,
                                 EigenStates *states) {
   MPI_Comm comm;
+  const auto list = [](const std::vector<double> &values) {
+    std::string text;
+    for (double v : values) text += (text.empty() ? "" : ", ") + std::to_string(v);
+    return text;
+  };
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
   ResetPeakResident();
+  // Vectors held are measured, not declared: the peak of the bytes PETSc allocates during the solve.
+  size_t baseline;
+  PetscCall(BeginVectorCount(&baseline));
+  FoldedOptions fo;
+  FoldedReport folded;
+  LanczosReport lanczos;
   switch (kind) {
   case SolverKind::slepc: PetscCall(SolveWithSlepc(H, gap_center, states)); break;
-  case SolverKind::folded: {
-    FoldedOptions fo;
+  case SolverKind::folded:
     PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
-    PetscCall(FoldedSolveWithSlepc(H, fo, want_vectors, states));
+    PetscCall(FoldedSolve(H, fo, canonical_rows, kramers_block, want_vectors, states, &folded));
     break;
-  }
   case SolverKind::lanczos: {
     LanczosOptions lo;
     lo.kramers_block = kramers_block;
     PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
-    LanczosReport report;
-    PetscCall(LanczosSolve(H, lo, canonical_rows, want_vectors, states, &report));
-    if (!report.converged) {
-      std::string list;
-      for (double v : report.unconverged) list += (list.empty() ? "" : ", ") + std::to_string(v);
-      PetscCall(PetscPrintf(comm, "tbpeta: warning: Lanczos stopped at %" PetscInt_FMT " steps (-lanczos_max_steps) with %zu wanted levels not converged: %s eV\n", report.steps,
-                            report.unconverged.size(), list.c_str()));
-    }
+    PetscCall(LanczosSolve(H, lo, canonical_rows, want_vectors, states, &lanczos));
     break;
   }
+  case SolverKind::compare: SETERRQ(comm, PETSC_ERR_ARG_WRONG, "SolveFromOptions runs one solver; -solver compare runs them all (SolverComparison)");
   }
+  PetscCall(VectorsHeld(H, baseline, &states->vectors_held));
   PetscCall(PeakResidentMb(comm, &states->peak_rss_mb, nullptr));
+  if (kind == SolverKind::lanczos && !lanczos.converged)
+    PetscCall(PetscPrintf(comm, "tbpeta: warning: Lanczos stopped at %" PetscInt_FMT " steps (-lanczos_max_steps) with %zu wanted levels not converged: %s eV\n", lanczos.steps,
+                          lanczos.unconverged.size(), list(lanczos.unconverged).c_str()));
+  if (kind == SolverKind::folded && fo.solver == FoldedSolver::lanczos && !folded.lanczos.converged) {
+    std::vector<double> distances; // |E - sigma| of the unconverged levels of F = (H - sigma)^2
+    for (double mu : folded.lanczos.unconverged) distances.push_back(std::sqrt(std::max(mu, 0.0)));
+    PetscCall(PetscPrintf(comm, "tbpeta: warning: folded Lanczos stopped at %" PetscInt_FMT " steps (-lanczos_max_steps) with %zu wanted levels not converged, at |E - sigma| = %s eV\n",
+                          folded.lanczos.steps, distances.size(), list(distances).c_str()));
+  }
+  if (kind == SolverKind::folded && !folded.unresolved.empty())
+    PetscCall(PetscPrintf(comm,
+                          "tbpeta: warning: %zu folded states are no eigenstates of H (||Hx - Ex|| > %.1e eV): E = %s eV; the levels sigma - d and sigma + d are one level of "
+                          "(H - sigma)^2 and its vectors can mix them: move -folded_shift (or the run has not converged)\n",
+                          folded.unresolved.size(), folded.residual_limit, list(folded.unresolved).c_str()));
   PetscFunctionReturn(0);
 }
 

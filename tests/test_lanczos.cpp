@@ -140,7 +140,8 @@ TEST(Lanczos, AgreesWithDenseLapackOnADotWithKramersPairs) {
   for (size_t i = 0; i < 8; i += 2) EXPECT_EQ(run.states.values[i], run.states.values[i + 1]); // each level twice
   EXPECT_TRUE(run.report.converged);
   EXPECT_EQ(run.states.requested, 8);
-  EXPECT_EQ(run.states.vectors_held, 3 + 8);
+  EXPECT_GE(run.states.vectors_held, 3 + 8); // + the candidates of the restarted pass
+  EXPECT_LE(run.states.vectors_held, 3 + 8 + 4);
   EXPECT_EQ(run.states.iterations, run.report.steps);
   EXPECT_GE(run.states.products, run.report.steps);
   if (tbpeta::test::commRank() == 0)
@@ -162,7 +163,9 @@ TEST(Lanczos, SameRunOnAnyRankCount) {
     diff = std::max(diff, std::fabs(self.states.values[i] - world.states.values[i]));
   }
   if (tbpeta::test::commRank() == 0) std::printf("rank-count independence: max |dE| %.3g eV, steps %d and %d\n", diff, (int)self.report.steps, (int)world.report.steps);
-  EXPECT_EQ(self.report.steps, world.report.steps);
+  // The same recurrence to rounding; the reduction order differs, so a level at the tolerance may be declared
+  // converged one check later.
+  EXPECT_LE(std::abs(self.report.steps - world.report.steps), 50);
   // The first steps of T agree to rounding (the start vector is the same in the canonical order).
   ASSERT_GE(self.report.alpha.size(), 20u);
   for (size_t j = 0; j < 20; ++j) EXPECT_NEAR(self.report.alpha[j], world.report.alpha[j], 1e-11) << j;
@@ -264,4 +267,98 @@ TEST(Lanczos, BadOptionsAreUserInputErrors) {
   empty.window_set = true, empty.window[0] = -0.2, empty.window[1] = 0.2, empty.check_every = 5;
   EXPECT_EQ(Quietly([&] { return LanczosSolve(A, empty, {}, false, &st); }), PETSC_ERR_USER_INPUT);
   MatDestroy(&A);
+}
+
+// Degeneracy beyond Kramers: a known spectrum with a 3-fold and a 2-fold level next to the gap. The first pass sees
+// each level once; the restarted passes add the missing states; with 0 passes only the first pass's are returned.
+TEST(Lanczos, RestartedPassesFindTheMultiplicity) {
+  TBPETA_ASSERT_RANKS();
+  std::vector<double> e;
+  for (int k = 0; k < 150; ++k) e.push_back(-10 + 9 * k / 149.0 + 0.002 * std::sin(3.0 * k));
+  for (int k = 0; k < 150; ++k) e.push_back(1 + 9 * k / 149.0 + 0.002 * std::cos(2.0 * k));
+  for (int i = 0; i < 3; ++i) e.push_back(-0.4); // 3-fold, the highest valence level
+  for (int i = 0; i < 2; ++i) e.push_back(0.6);  // 2-fold, the lowest conduction level
+  std::sort(e.begin(), e.end());
+  Mat A;
+  ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
+  LanczosOptions o;
+  o.nev_valence = 3, o.nev_conduction = 2, o.gap_center = 0.1;
+  EigenStates st;
+  LanczosReport rep;
+  ASSERT_EQ(LanczosSolve(A, o, {}, true, &st, &rep), 0);
+  ASSERT_EQ(st.values.size(), 5u) << st.solver;
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_NEAR(st.values[i], i < 3 ? -0.4 : 0.6, 1e-10) << i;
+    EXPECT_LT(st.residuals[i], 1e-8) << i;
+  }
+  // The states of a level are orthonormal.
+  for (size_t i = 0; i < 5; ++i)
+    for (size_t j = 0; j < 5; ++j) {
+      PetscScalar d;
+      VecDot(st.vectors[i], st.vectors[j], &d);
+      EXPECT_NEAR(PetscAbsScalar(d), i == j ? 1.0 : 0.0, 1e-10) << i << "," << j;
+    }
+  EXPECT_EQ(rep.extra_states, 3);
+  EXPECT_GE(rep.multiplicity_passes, 3); // two that add, one that adds nothing
+  EXPECT_TRUE(rep.multiplicity_complete);
+  st.DestroyVectors();
+  o.multiplicity_passes = 0; // each level once: the 3 levels below and the 2 above the gap centre
+  ASSERT_EQ(LanczosSolve(A, o, {}, true, &st, &rep), 0);
+  ASSERT_EQ(st.values.size(), 5u);
+  EXPECT_EQ(std::count_if(st.values.begin(), st.values.end(), [](double x) { return std::fabs(x + 0.4) < 1e-9; }), 1);
+  EXPECT_EQ(rep.multiplicity_passes, 0);
+  st.DestroyVectors();
+  MatDestroy(&A);
+}
+
+// A first pass stopped by its step cap and continued from the checkpoint gives the uninterrupted run, bit for bit;
+// checkpoints of another run are refused in one line.
+TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
+  TBPETA_ASSERT_RANKS();
+  const std::string file = "lanczos-checkpoint-np" + std::to_string(tbpeta::test::commSize()) + ".bin";
+  std::remove(file.c_str());
+  DotRun whole, part, rest;
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-lanczos_multiplicity_passes 0", true, false, &whole), 0);
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-lanczos_multiplicity_passes 0 -lanczos_max_steps 230 -lanczos_checkpoint_every 100 -lanczos_checkpoint " + file, true, false, &part), 0);
+  EXPECT_FALSE(part.report.converged);
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-lanczos_multiplicity_passes 0 -lanczos_checkpoint " + file, true, false, &rest), 0);
+  EXPECT_EQ(rest.report.resumed_from, 230);
+  EXPECT_TRUE(rest.report.converged);
+  EXPECT_EQ(rest.report.steps, whole.report.steps);
+  EXPECT_EQ(rest.report.alpha, whole.report.alpha); // bit for bit
+  EXPECT_EQ(rest.report.beta, whole.report.beta);
+  EXPECT_TRUE(rest.report.second_pass_identical);
+  ASSERT_EQ(rest.states.values, whole.states.values);
+  // A converged checkpoint: straight to the second pass.
+  DotRun again;
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-lanczos_multiplicity_passes 0 -lanczos_checkpoint " + file, true, false, &again), 0);
+  EXPECT_EQ(again.report.resumed_from, whole.report.steps);
+  EXPECT_EQ(again.report.steps, whole.report.steps);
+  EXPECT_EQ(again.states.values, whole.states.values);
+  for (DotRun *r : {&whole, &part, &rest, &again}) r->states.DestroyVectors();
+  // Refused: another seed, another structure (size), another H of the same size, another rank count, not a checkpoint.
+  DotRun bad;
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-lanczos_seed 9 -lanczos_checkpoint " + file, true, false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-cells 3,2,2 -lanczos_checkpoint " + file, true, false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-vbo_InAs 0.25 -lanczos_checkpoint " + file, true, false, &bad); }), PETSC_ERR_USER_INPUT);
+  if (tbpeta::test::commSize() > 1) {
+    const std::string mine = file + ".self" + std::to_string(tbpeta::test::commRank());
+    std::remove(mine.c_str());
+    DotRun one;
+    ASSERT_EQ(SolveDot(PETSC_COMM_SELF, "-lanczos_max_steps 50 -lanczos_checkpoint " + mine, false, false, &one), 0);
+    EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-lanczos_checkpoint " + file + ".self0", false, false, &bad); }), PETSC_ERR_USER_INPUT);
+    MPI_Barrier(PETSC_COMM_WORLD);
+    std::remove(mine.c_str());
+  }
+  if (tbpeta::test::commRank() == 0) {
+    FILE *f = std::fopen(file.c_str(), "wb");
+    std::fputs("not a checkpoint at all, just some text", f);
+    std::fclose(f);
+  }
+  MPI_Barrier(PETSC_COMM_WORLD);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-lanczos_checkpoint " + file, false, false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-lanczos_checkpoint /nonexistent-dir/ck.bin", false, false, &bad); }), PETSC_ERR_USER_INPUT);
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
+  PetscOptionsClear(nullptr);
 }

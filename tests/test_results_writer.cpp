@@ -1,14 +1,19 @@
-// Tests of the HDF5 output: every rank writes its own, interleaved rows; rank 0 reads the file back with the HDF5 C
-// API (and once with h5py) and checks every value, shape, type and attribute; bad paths are refused up front and
-// failures leave no file behind.
+// Tests of the HDF5 and XDMF output: every rank writes its own, interleaved rows and its own parts of the states;
+// rank 0 reads the file back with the HDF5 C API (and with h5py) and checks every value, shape, type and attribute;
+// the densities and vectors are defined in canonical order, so the same values are expected on any number of ranks;
+// bad paths are refused up front and failures leave no file behind; app/plot_states.py plots a written file.
 #include <hdf5.h>
-#include <petscsys.h>
+#include <petscvec.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -100,6 +105,82 @@ void MakeAtoms(PetscInt total, const std::function<int(PetscInt, int)> &owner, O
 const std::vector<double> kEigenvalues = {3.5, -1.25, 0.0, 2.0, -7.5, 1e-12};
 const std::string         kOptions     = "-params jancu -material GaAs -output out.h5 -unit \xc2\xb5m"; // with a non-ASCII (UTF-8) character
 const std::vector<std::pair<std::string, std::string>> kRootAttributes = {{"tbpeta_version", "0.1.0"}, {"parameter_set", "jancu"}, {"empty", ""}};
+const tbpeta::NamedValues                              kRootValues     = {{"gap_center", 0.7625}};
+const tbpeta::SolverForOutput kSolver = {"lanczos (test) \xce\xbb", {{"products", 412}, {"iterations", 200}, {"seconds", 1.5}, {"lanczos_steps", 200}}};
+const std::vector<tbpeta::ComparisonRow> kCompare = {
+  {.solver = "lanczos", .states = 8, .requested = 8, .max_deviation = 0.0, .max_residual = 2e-9, .products = 1200, .iterations = 600, .vectors_held = 5, .seconds = 1.25, .peak_rss_mb = 90.5,
+   .run = "lanczos", .center = 0.75, .solver_mb = 3.5, .reference = true, .levels_compared = 4},
+  {.solver = "slepc krylovschur harmonic", .states = 6, .requested = 8, .max_residual = 1e-10, .products = 4000, .iterations = 40, .vectors_held = 41, .seconds = 3.5, .peak_rss_mb = 150,
+   .converged = false, .note = "not converged within 4000 products \xe2\x80\x94 capped", .run = "ks_harmonic", .solver_mb = 20, .levels_compared = 3},
+  {.solver = "slepc krylovschur + sinvert", .note = "skipped: H has more than 30000 rows", .run = "sinvert", .skipped = true},
+};
+
+// The residual written with eigenvalue e (so that the order can be checked after sorting).
+double Residual(double e) { return 1e-9 * (1 + std::fabs(e)); }
+
+// Amplitude of canonical row `row` of state k before normalisation: complex, different in every row and state.
+PetscScalar Amplitude(int k, PetscInt row) { return PetscCMPLX(std::cos(0.7 * row + k) + 1.5, std::sin(0.3 * row * (k + 1))); }
+
+// Caller's index of each state in file (ascending energy) order.
+std::vector<int> SortedOrder(const std::vector<double> &values)
+{
+  std::vector<int> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return values[a] < values[b]; });
+  return order;
+}
+
+// The states handed to the writer: eigenvalues (unsorted), residuals, and optionally unit vectors built from
+// Amplitude() on this rank's atoms (block_size rows per atom, in the atoms' local order).
+class TestStates {
+public:
+  explicit TestStates(std::vector<double> values) : values_(std::move(values))
+  {
+    for (double e : values_) residuals_.push_back(Residual(e));
+    Update();
+  }
+  ~TestStates() { DestroyVectors(); }
+  TestStates(const TestStates &)            = delete;
+  TestStates &operator=(const TestStates &) = delete;
+
+  void AddVectors(const OwnedAtoms &o, int bs, bool write_vectors)
+  {
+    for (int k = 0; k < static_cast<int>(values_.size()); ++k) {
+      Vec          x;
+      PetscScalar *a;
+      const PetscInt owned = static_cast<PetscInt>(o.index.size());
+      ASSERT_EQ(VecCreateMPI(PETSC_COMM_WORLD, owned * bs, o.atoms.total_atoms * bs, &x), 0);
+      ASSERT_EQ(VecGetArray(x, &a), 0);
+      for (PetscInt i = 0; i < owned; ++i)
+        for (int b = 0; b < bs; ++b) a[i * bs + b] = Amplitude(k, o.index[i] * bs + b);
+      ASSERT_EQ(VecRestoreArray(x, &a), 0);
+      ASSERT_EQ(VecNormalize(x, nullptr), 0);
+      vectors_.push_back(x);
+    }
+    states.block_size    = bs;
+    states.write_vectors = write_vectors;
+    Update();
+  }
+  void DestroyVectors()
+  {
+    for (Vec &x : vectors_) VecDestroy(&x);
+    vectors_.clear();
+    Update();
+  }
+  std::vector<double>     &residuals() { return residuals_; }
+  std::vector<Vec>        &vectors() { return vectors_; }
+  void                     Update()
+  {
+    states.eigenvalues = values_;
+    states.residuals   = residuals_;
+    states.vectors     = vectors_;
+  }
+  tbpeta::StatesForOutput states;
+
+private:
+  std::vector<double> values_, residuals_;
+  std::vector<Vec>    vectors_;
+};
 
 // ---- reading back with the HDF5 C API (rank 0) ----
 
@@ -121,20 +202,32 @@ bool HasType(hid_t dset, hid_t expected)
   return ok;
 }
 
+// Variable-length UTF-8 string type for reading.
+hid_t Utf8Type()
+{
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  return type;
+}
+
+// Checks that a file type is a variable-length UTF-8 string.
+void ExpectUtf8(hid_t ftype, const std::string &what)
+{
+  EXPECT_EQ(H5Tget_class(ftype), H5T_STRING) << what;
+  EXPECT_GT(H5Tis_variable_str(ftype), 0) << what;
+  EXPECT_EQ(H5Tget_cset(ftype), H5T_CSET_UTF8) << what;
+}
+
 // Reads a scalar string attribute; checks that it is a variable-length UTF-8 string.
 std::string ReadStringAttribute(hid_t object, const char *name)
 {
   std::string value = "<missing>";
   hid_t       attr  = H5Aopen(object, name, H5P_DEFAULT);
   if (attr < 0) return value;
-  hid_t ftype = H5Aget_type(attr), space = H5Aget_space(attr);
-  EXPECT_EQ(H5Tget_class(ftype), H5T_STRING) << name;
-  EXPECT_GT(H5Tis_variable_str(ftype), 0) << name;
-  EXPECT_EQ(H5Tget_cset(ftype), H5T_CSET_UTF8) << name;
+  hid_t ftype = H5Aget_type(attr), space = H5Aget_space(attr), mtype = Utf8Type();
+  ExpectUtf8(ftype, name);
   EXPECT_EQ(H5Sget_simple_extent_type(space), H5S_SCALAR) << name;
-  hid_t mtype = H5Tcopy(H5T_C_S1);
-  H5Tset_size(mtype, H5T_VARIABLE);
-  H5Tset_cset(mtype, H5T_CSET_UTF8);
   char *s = nullptr;
   if (H5Aread(attr, mtype, &s) >= 0 && s) {
     value = s;
@@ -142,6 +235,22 @@ std::string ReadStringAttribute(hid_t object, const char *name)
   }
   H5Tclose(mtype);
   H5Tclose(ftype);
+  H5Sclose(space);
+  H5Aclose(attr);
+  return value;
+}
+
+// Reads a scalar float64 attribute (NaN when missing or of another type).
+double ReadNumberAttribute(hid_t object, const char *name)
+{
+  double value = std::nan("");
+  hid_t  attr  = H5Aopen(object, name, H5P_DEFAULT);
+  if (attr < 0) return value;
+  hid_t type = H5Aget_type(attr), space = H5Aget_space(attr);
+  if (H5Tequal(type, H5T_IEEE_F64LE) > 0 && H5Sget_simple_extent_type(space) == H5S_SCALAR) {
+    EXPECT_GE(H5Aread(attr, H5T_NATIVE_DOUBLE, &value), 0) << name;
+  }
+  H5Tclose(type);
   H5Sclose(space);
   H5Aclose(attr);
   return value;
@@ -161,6 +270,16 @@ std::vector<std::string> AttributeNames(hid_t object)
   return names;
 }
 
+std::vector<std::string> LinkNames(hid_t group)
+{
+  std::vector<std::string> names;
+  H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, [](hid_t, const char *name, const H5L_info_t *, void *data) -> herr_t {
+    static_cast<std::vector<std::string> *>(data)->push_back(name);
+    return 0;
+  }, &names);
+  return names;
+}
+
 template <typename T>
 std::vector<T> ReadAll(hid_t dset, hid_t mem_type, std::size_t count)
 {
@@ -169,90 +288,270 @@ std::vector<T> ReadAll(hid_t dset, hid_t mem_type, std::size_t count)
   return v;
 }
 
-// Checks every value, shape, type and attribute of a file written from MakeAtoms(total, ...), kEigenvalues sorted
-// (or `eigenvalues`), kOptions and kRootAttributes.
-void VerifyFile(const std::string &path, PetscInt total, std::vector<double> eigenvalues = kEigenvalues)
+// Dataset `name` of loc read whole, after checking its file type and shape (empty when missing).
+template <typename T>
+std::vector<T> ReadDataset(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, const std::vector<hsize_t> &shape)
+{
+  hid_t dset = H5Dopen2(loc, name, H5P_DEFAULT);
+  EXPECT_GE(dset, 0) << name;
+  if (dset < 0) return {};
+  EXPECT_TRUE(HasType(dset, file_type)) << name;
+  EXPECT_EQ(Shape(dset), shape) << name;
+  std::size_t count = 1;
+  for (hsize_t n : shape) count *= n;
+  auto v = ReadAll<T>(dset, mem_type, Shape(dset) == shape ? count : 0);
+  H5Dclose(dset);
+  return v;
+}
+
+std::vector<std::string> ReadStrings(hid_t loc, const char *name, hsize_t n)
+{
+  std::vector<std::string> out;
+  hid_t                    dset = H5Dopen2(loc, name, H5P_DEFAULT);
+  EXPECT_GE(dset, 0) << name;
+  if (dset < 0) return out;
+  hid_t ftype = H5Dget_type(dset), space = H5Dget_space(dset), mtype = Utf8Type();
+  ExpectUtf8(ftype, name);
+  EXPECT_EQ(Shape(dset), std::vector<hsize_t>{n}) << name;
+  std::vector<char *> p(n, nullptr);
+  if (n && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) >= 0) {
+    for (char *s : p) out.push_back(s ? s : "");
+    H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, p.data());
+  }
+  H5Tclose(mtype);
+  H5Tclose(ftype);
+  H5Sclose(space);
+  H5Dclose(dset);
+  return out;
+}
+
+// What a file is expected to hold besides the structure.
+struct Expected {
+  PetscInt            total = 0;
+  std::vector<double> eigenvalues = kEigenvalues; // in the caller's order
+  int                 block_size  = 0;            // > 0: densities of unit vectors built from Amplitude()
+  bool                vectors     = false;        // states/vectors as well
+  bool                extras      = false;        // kRootValues, kSolver and kCompare were given
+};
+
+// Checks states/density (and states/vectors) against Amplitude(): state j of the file is the caller's state order[j].
+void VerifyDensities(hid_t group, const Expected &e)
+{
+  const std::vector<int> order = SortedOrder(e.eigenvalues);
+  const hsize_t          n = order.size(), N = static_cast<hsize_t>(e.total), bs = static_cast<hsize_t>(e.block_size);
+  const auto             density = ReadDataset<double>(group, "density", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, N});
+  const auto             vectors = e.vectors ? ReadDataset<double>(group, "vectors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, N * bs, 2}) : std::vector<double>{};
+  if (density.size() != n * N || (e.vectors && vectors.size() != n * N * bs * 2)) return;
+  for (hsize_t j = 0; j < n; ++j) {
+    double norm2 = 0, sum = 0;
+    for (PetscInt r = 0; r < static_cast<PetscInt>(N * bs); ++r) norm2 += std::norm(Amplitude(order[j], r));
+    for (hsize_t c = 0; c < N; ++c) {
+      double expected = 0;
+      for (hsize_t b = 0; b < bs; ++b) {
+        const PetscScalar a = Amplitude(order[j], static_cast<PetscInt>(c * bs + b));
+        expected += std::norm(a) / norm2;
+        if (!e.vectors) continue;
+        const double *v = &vectors[2 * ((j * N + c) * bs + b)];
+        EXPECT_NEAR(v[0], PetscRealPart(a) / std::sqrt(norm2), 1e-14) << "state " << j << " row " << c * bs + b;
+        EXPECT_NEAR(v[1], PetscImaginaryPart(a) / std::sqrt(norm2), 1e-14) << "state " << j << " row " << c * bs + b;
+      }
+      EXPECT_NEAR(density[j * N + c], expected, 1e-14) << "state " << j << " atom " << c;
+      sum += density[j * N + c];
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-12) << "state " << j;
+  }
+}
+
+// Checks every value, shape, type and attribute of a file written from MakeAtoms(e.total, ...), e's states, kOptions
+// and kRootAttributes (and with e.extras kRootValues, kSolver and kCompare).
+void VerifyFile(const std::string &path, const Expected &e)
 {
   hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0) << path;
+  const hsize_t n = e.eigenvalues.size(), N = static_cast<hsize_t>(e.total);
 
-  // Root: attributes
+  // Root: attributes and links
   std::vector<std::string> expected_names = {"options"};
   for (const auto &[k, v] : kRootAttributes) expected_names.push_back(k);
+  if (e.extras)
+    for (const auto &[k, v] : kRootValues) expected_names.push_back(k);
   std::sort(expected_names.begin(), expected_names.end());
   EXPECT_EQ(AttributeNames(file), expected_names);
   EXPECT_EQ(ReadStringAttribute(file, "options"), kOptions);
   for (const auto &[k, v] : kRootAttributes) EXPECT_EQ(ReadStringAttribute(file, k.c_str()), v) << k;
+  if (e.extras) {
+    for (const auto &[k, v] : kRootValues) EXPECT_EQ(ReadNumberAttribute(file, k.c_str()), v) << k;
+  }
+  EXPECT_EQ(LinkNames(file), e.extras ? (std::vector<std::string>{"compare", "eigenvalues", "solver", "states", "structure"})
+                                      : (std::vector<std::string>{"eigenvalues", "states", "structure"}));
 
-  // Eigenvalues
-  std::sort(eigenvalues.begin(), eigenvalues.end());
-  hid_t dset = H5Dopen2(file, "eigenvalues", H5P_DEFAULT);
-  EXPECT_GE(dset, 0);
-  if (dset >= 0) {
-    EXPECT_TRUE(HasType(dset, H5T_IEEE_F64LE));
-    EXPECT_EQ(Shape(dset), (std::vector<hsize_t>{eigenvalues.size()}));
-    EXPECT_EQ(ReadAll<double>(dset, H5T_NATIVE_DOUBLE, eigenvalues.size()), eigenvalues);
-    H5Dclose(dset);
+  // Eigenvalues and residuals, sorted together
+  std::vector<double> sorted = e.eigenvalues, residuals;
+  std::sort(sorted.begin(), sorted.end());
+  for (double v : sorted) residuals.push_back(Residual(v));
+  EXPECT_EQ(ReadDataset<double>(file, "eigenvalues", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}), sorted);
+  hid_t group = H5Gopen2(file, "states", H5P_DEFAULT);
+  EXPECT_GE(group, 0);
+  if (group >= 0) {
+    EXPECT_EQ(ReadDataset<double>(group, "residuals", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}), residuals);
+    std::vector<std::string> links = {"residuals"};
+    if (e.block_size) links.insert(links.begin(), "density");
+    if (e.block_size && e.vectors) links.push_back("vectors");
+    EXPECT_EQ(LinkNames(group), links);
+    if (e.block_size) VerifyDensities(group, e);
+    H5Gclose(group);
   }
 
   // Structure
-  hid_t group = H5Gopen2(file, "structure", H5P_DEFAULT);
+  group = H5Gopen2(file, "structure", H5P_DEFAULT);
   EXPECT_GE(group, 0);
   if (group >= 0) {
-    H5G_info_t info;
-    EXPECT_GE(H5Gget_info(group, &info), 0);
-    EXPECT_EQ(info.nlinks, 3u);
-    const hsize_t n = static_cast<hsize_t>(total);
-
-    dset = H5Dopen2(group, "positions", H5P_DEFAULT);
-    EXPECT_GE(dset, 0);
-    if (dset >= 0) {
-      EXPECT_TRUE(HasType(dset, H5T_IEEE_F64LE));
-      EXPECT_EQ(Shape(dset), (std::vector<hsize_t>{n, 3}));
-      auto v = ReadAll<double>(dset, H5T_NATIVE_DOUBLE, 3 * n);
-      for (hsize_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c) EXPECT_EQ(v[3 * i + c], Position(static_cast<PetscInt>(i), c)) << "atom " << i << " coordinate " << c;
-      EXPECT_TRUE(AttributeNames(dset).empty());
+    EXPECT_EQ(LinkNames(group), (std::vector<std::string>{"index", "material", "positions", "species"}));
+    auto v = ReadDataset<double>(group, "positions", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {N, 3});
+    for (hsize_t i = 0; i < v.size() / 3; ++i)
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(v[3 * i + c], Position(static_cast<PetscInt>(i), c)) << "atom " << i << " coordinate " << c;
+    const char *names[3]    = {"species", "material", "index"};
+    const char *expected[2] = {"Ga,As,In", "GaAs,InAs"};
+    for (int k = 0; k < 3; ++k) {
+      auto values = ReadDataset<int32_t>(group, names[k], H5T_STD_I32LE, H5T_NATIVE_INT32, {N});
+      for (hsize_t i = 0; i < values.size(); ++i) {
+        const PetscInt atom = static_cast<PetscInt>(i);
+        EXPECT_EQ(values[i], k == 0 ? Species(atom) : k == 1 ? Material(atom) : atom) << names[k] << " of atom " << i;
+      }
+      hid_t dset = H5Dopen2(group, names[k], H5P_DEFAULT);
+      if (k < 2) {
+        EXPECT_EQ(AttributeNames(dset), std::vector<std::string>{"names"}) << names[k];
+        EXPECT_EQ(ReadStringAttribute(dset, "names"), expected[k]) << names[k];
+      } else {
+        EXPECT_TRUE(AttributeNames(dset).empty());
+      }
       H5Dclose(dset);
     }
-    const char *names[2]    = {"species", "material"};
-    const char *expected[2] = {"Ga,As,In", "GaAs,InAs"};
-    for (int k = 0; k < 2; ++k) {
-      dset = H5Dopen2(group, names[k], H5P_DEFAULT);
-      EXPECT_GE(dset, 0) << names[k];
-      if (dset < 0) continue;
-      EXPECT_TRUE(HasType(dset, H5T_STD_I32LE)) << names[k];
-      EXPECT_EQ(Shape(dset), (std::vector<hsize_t>{n})) << names[k];
-      auto v = ReadAll<int32_t>(dset, H5T_NATIVE_INT32, n);
-      for (hsize_t i = 0; i < n; ++i) EXPECT_EQ(v[i], k == 0 ? Species(static_cast<PetscInt>(i)) : Material(static_cast<PetscInt>(i))) << names[k] << " of atom " << i;
-      EXPECT_EQ(AttributeNames(dset), std::vector<std::string>{"names"}) << names[k];
-      EXPECT_EQ(ReadStringAttribute(dset, "names"), expected[k]) << names[k];
-      H5Dclose(dset);
+    hid_t dset = H5Dopen2(group, "positions", H5P_DEFAULT);
+    EXPECT_TRUE(AttributeNames(dset).empty());
+    H5Dclose(dset);
+    H5Gclose(group);
+  }
+
+  if (e.extras) {
+    // Solver: name and counters as attributes
+    group = H5Gopen2(file, "solver", H5P_DEFAULT);
+    EXPECT_GE(group, 0);
+    std::vector<std::string> counters = {"name"};
+    for (const auto &[k, v] : kSolver.counters) counters.push_back(k);
+    std::sort(counters.begin(), counters.end());
+    EXPECT_EQ(AttributeNames(group), counters);
+    EXPECT_EQ(ReadStringAttribute(group, "name"), kSolver.name);
+    for (const auto &[k, v] : kSolver.counters) EXPECT_EQ(ReadNumberAttribute(group, k.c_str()), v) << k;
+    H5Gclose(group);
+
+    // Comparison table: one entry per row in every column
+    group              = H5Gopen2(file, "compare", H5P_DEFAULT);
+    const hsize_t rows = kCompare.size();
+    EXPECT_EQ(LinkNames(group).size(), 18u);
+    using Row = tbpeta::ComparisonRow;
+    for (auto [name, field] : {std::pair{"solver", &Row::solver}, {"run", &Row::run}, {"note", &Row::note}}) {
+      std::vector<std::string> expected;
+      for (const Row &r : kCompare) expected.push_back(r.*field);
+      EXPECT_EQ(ReadStrings(group, name, rows), expected) << name;
+    }
+    for (auto [name, field] : {std::pair{"states", &Row::states}, {"requested", &Row::requested}, {"products", &Row::products}, {"iterations", &Row::iterations},
+                               {"vectors_held", &Row::vectors_held}, {"levels_compared", &Row::levels_compared}}) {
+      std::vector<int64_t> expected;
+      for (const Row &r : kCompare) expected.push_back(r.*field);
+      EXPECT_EQ(ReadDataset<int64_t>(group, name, H5T_STD_I64LE, H5T_NATIVE_INT64, {rows}), expected) << name;
+    }
+    for (auto [name, field] : {std::pair{"max_deviation", &Row::max_deviation}, {"max_residual", &Row::max_residual}, {"seconds", &Row::seconds}, {"peak_rss_mb", &Row::peak_rss_mb},
+                               {"solver_mb", &Row::solver_mb}, {"center", &Row::center}}) {
+      const auto values = ReadDataset<double>(group, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {rows});
+      for (hsize_t i = 0; i < values.size(); ++i) {
+        const double expected = kCompare[i].*field;
+        if (std::isnan(expected)) {
+          EXPECT_TRUE(std::isnan(values[i])) << name << " " << i; // not computed: NaN
+        } else {
+          EXPECT_EQ(values[i], expected) << name << " " << i;
+        }
+      }
+    }
+    for (auto [name, field] : {std::pair{"converged", &Row::converged}, {"reference", &Row::reference}, {"skipped", &Row::skipped}}) {
+      std::vector<int8_t> expected;
+      for (const Row &r : kCompare) expected.push_back(r.*field ? 1 : 0);
+      EXPECT_EQ(ReadDataset<int8_t>(group, name, H5T_STD_I8LE, H5T_NATIVE_INT8, {rows}), expected) << name;
     }
     H5Gclose(group);
   }
-  std::vector<std::string> root_links;
-  H5Literate(file, H5_INDEX_NAME, H5_ITER_INC, nullptr, [](hid_t, const char *name, const H5L_info_t *, void *data) -> herr_t {
-    static_cast<std::vector<std::string> *>(data)->push_back(name);
-    return 0;
-  }, &root_links);
-  EXPECT_EQ(root_links, (std::vector<std::string>{"eigenvalues", "structure"}));
   EXPECT_GE(H5Fclose(file), 0);
 }
 
-// Writes with the given ownership and verifies on rank 0; the directory then holds only out.h5.
+std::string Slurp(const std::string &path)
+{
+  std::ifstream     f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::size_t Count(const std::string &s, const std::string &what)
+{
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The XDMF file beside `path` shows the N atoms and one density per state (n_density), all read from the HDF5 file
+// by its name alone.
+void VerifyXdmf(const std::string &path, PetscInt total, std::size_t n_density)
+{
+  const std::string xmf = tbpeta::XdmfPath(path), N = std::to_string(total), h5 = fs::path(path).filename().string();
+  ASSERT_EQ(xmf, path.substr(0, path.size() - 3) + ".xmf");
+  const std::string text = Slurp(xmf);
+  ASSERT_FALSE(text.empty()) << xmf;
+  EXPECT_EQ(text.rfind("<?xml", 0), 0u);
+  EXPECT_NE(text.find("<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + N + "\""), std::string::npos) << text;
+  EXPECT_NE(text.find("<Geometry GeometryType=\"XYZ\">"), std::string::npos) << text;
+  for (const char *dataset : {"/structure/index", "/structure/positions", "/structure/species", "/structure/material"})
+    EXPECT_EQ(Count(text, ">" + h5 + ":" + dataset + "<"), 1u) << dataset << "\n" << text;
+  EXPECT_EQ(Count(text, "Name=\"density_"), n_density) << text;
+  EXPECT_EQ(Count(text, ">" + h5 + ":/states/density<"), n_density) << text;
+  for (std::size_t i = 0; i < n_density; ++i) {
+    EXPECT_NE(text.find("Name=\"density_" + std::to_string(i) + "\""), std::string::npos) << i;
+    EXPECT_NE(text.find(">" + std::to_string(i) + " 0 1 1 1 " + N + "<"), std::string::npos) << i; // start, stride, count of row i
+  }
+  EXPECT_EQ(text.find(fs::path(path).parent_path().string()), std::string::npos) << "the HDF5 file is referred to without its directory";
+}
+
+// Writes with the given ownership and verifies on rank 0; the directory then holds only out.h5 and out.xmf.
 void WriteAndVerify(PetscInt total, const std::function<int(PetscInt, int)> &owner)
 {
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
   const std::string path = dir.path() + "/out.h5";
   OwnedAtoms        o;
+  TestStates        t(kEigenvalues);
   MakeAtoms(total, owner, &o);
   ASSERT_EQ(tbpeta::CheckOutputPath(PETSC_COMM_WORLD, path), 0);
-  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, o.atoms, kOptions, kRootAttributes), 0);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes), 0);
   if (tbpeta::test::commRank() == 0) {
-    VerifyFile(path, total);
-    EXPECT_EQ(dir.Entries(), std::vector<std::string>{"out.h5"}); // no .tmp- file left
+    VerifyFile(path, {.total = total});
+    VerifyXdmf(path, total, 0);
+    EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"out.h5", "out.xmf"})); // no .tmp- file left
+  }
+}
+
+// Writes states with vectors (block_size rows per atom), the solver and the comparison table; verifies on rank 0.
+void WriteStatesAndVerify(PetscInt total, const std::function<int(PetscInt, int)> &owner, int bs, bool vectors)
+{
+  ScratchDir dir;
+  const std::string path = dir.path() + "/out.h5";
+  OwnedAtoms        o;
+  TestStates        t({2.0, -1.0, 0.5, -3.0, 0.5});
+  MakeAtoms(total, owner, &o);
+  t.AddVectors(o, bs, vectors);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes, kRootValues, kSolver, kCompare), 0);
+  if (tbpeta::test::commRank() == 0) {
+    VerifyFile(path, {.total = total, .eigenvalues = {2.0, -1.0, 0.5, -3.0, 0.5}, .block_size = bs, .vectors = vectors, .extras = true});
+    VerifyXdmf(path, total, 5);
+    EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"out.h5", "out.xmf"}));
   }
 }
 
@@ -273,13 +572,17 @@ std::string LastErrorMessage()
   return specific ? specific : "";
 }
 
-std::string Broadcast(std::string s)
+// Runs a shell command from rank 0 as a process of its own (the MPI launcher's variables removed); returns the exit
+// code, with stdout and stderr in the given strings.
+int RunCommand(const std::string &dir, const std::string &command, std::string *out, std::string *err)
 {
-  unsigned long n = s.size();
-  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, 0, PETSC_COMM_WORLD);
-  s.resize(n);
-  MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, PETSC_COMM_WORLD);
-  return s;
+  const std::string o = dir + "/../stdout-" + fs::path(dir).filename().string(), e = dir + "/../stderr-" + fs::path(dir).filename().string();
+  const int         status = std::system((tbpeta::test::CleanMpiEnvironment() + " " + command + " >" + o + " 2>" + e).c_str());
+  *out                     = Slurp(o);
+  *err                     = Slurp(e);
+  fs::remove(o);
+  fs::remove(e);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 } // namespace
@@ -310,17 +613,36 @@ TEST(ResultsWriter, FewerAtomsThanRanks)
   WriteAndVerify(1, InterleavedOwner);
 }
 
+// Densities (rows sum to 1), vectors, solver counters and the comparison table; the same values on any number of
+// ranks and for any ownership, because the vectors are defined in canonical order.
+TEST(ResultsWriter, StatesWithVectors)
+{
+  TBPETA_ASSERT_RANKS();
+  WriteStatesAndVerify(37, InterleavedOwner, 3, true);
+  WriteStatesAndVerify(20, BlockOwner(20), 2, true);
+  WriteStatesAndVerify(2, InterleavedOwner, 4, true); // fewer atoms than ranks
+}
+
+// Vectors given without write_vectors: densities only.
+TEST(ResultsWriter, DensitiesWithoutVectors)
+{
+  TBPETA_ASSERT_RANKS();
+  WriteStatesAndVerify(301, InterleavedOwner, 10, false);
+}
+
 TEST(ResultsWriter, NoEigenvaluesAndNoAtoms)
 {
   TBPETA_ASSERT_RANKS();
   ScratchDir dir;
   const std::string path = dir.path() + "/empty.h5";
   OwnedAtoms        o;
+  TestStates        t({});
   MakeAtoms(0, InterleavedOwner, &o);
-  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, {}, o.atoms, kOptions, kRootAttributes), 0);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes), 0);
   if (tbpeta::test::commRank() == 0) {
-    VerifyFile(path, 0, {});
-    EXPECT_EQ(dir.Entries(), std::vector<std::string>{"empty.h5"});
+    VerifyFile(path, {.total = 0, .eigenvalues = {}});
+    VerifyXdmf(path, 0, 0);
+    EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"empty.h5", "empty.xmf"}));
   }
 }
 
@@ -329,17 +651,22 @@ TEST(ResultsWriter, OverwritesExistingFile)
   TBPETA_ASSERT_RANKS();
   ScratchDir dir;
   const std::string path = dir.path() + "/out.h5";
-  if (tbpeta::test::commRank() == 0) std::ofstream(path) << "not an HDF5 file\n";
+  if (tbpeta::test::commRank() == 0) {
+    std::ofstream(path) << "not an HDF5 file\n";
+    std::ofstream(dir.path() + "/out.xmf") << "not an XDMF file\n";
+  }
   MPI_Barrier(PETSC_COMM_WORLD);
   OwnedAtoms o;
   MakeAtoms(7, InterleavedOwner, &o);
+  TestStates first(kEigenvalues), second({-1.0, -2.0});
+  first.AddVectors(o, 2, false);
   ASSERT_EQ(tbpeta::CheckOutputPath(PETSC_COMM_WORLD, path), 0);
-  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, o.atoms, kOptions, kRootAttributes), 0);
-  const std::vector<double> second = {-1.0, -2.0};
-  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, second, o.atoms, kOptions, kRootAttributes), 0);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, first.states, o.atoms, kOptions, kRootAttributes), 0);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, second.states, o.atoms, kOptions, kRootAttributes), 0);
   if (tbpeta::test::commRank() == 0) {
-    VerifyFile(path, 7, second);
-    EXPECT_EQ(dir.Entries(), std::vector<std::string>{"out.h5"});
+    VerifyFile(path, {.total = 7, .eigenvalues = {-1.0, -2.0}});
+    VerifyXdmf(path, 7, 0); // the second file has no densities
+    EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"out.h5", "out.xmf"}));
   }
 }
 
@@ -351,6 +678,7 @@ TEST(ResultsWriter, BadPathsAreRefused)
   if (tbpeta::test::commRank() == 0) {
     std::ofstream(d + "/plain") << "a regular file\n";
     fs::create_directory(d + "/dir.h5");
+    fs::create_directories(d + "/xdir.xmf/sub");
   }
   MPI_Barrier(PETSC_COMM_WORLD);
   // (path, whether WriteResults cannot write there either: CheckOutputPath is stricter, e.g. about the suffix)
@@ -358,12 +686,14 @@ TEST(ResultsWriter, BadPathsAreRefused)
     {d + "/missing/out.h5", true}, // directory does not exist
     {d + "/plain/out.h5", true},   // "directory" is a regular file
     {d + "/dir.h5", true},         // a directory, despite its name
+    {d + "/xdir.h5", true},        // the XDMF file's name is taken by a directory
     {d, false},                    // a directory
     {d + "/out.txt", false},       // not .h5
     {d + "/out.h5.bak", false},    // not .h5
     {"", false},                   // nothing
   };
   OwnedAtoms o;
+  TestStates t(kEigenvalues);
   MakeAtoms(5, InterleavedOwner, &o);
   for (const auto &[path, unwritable] : bad) {
     EXPECT_EQ(Quietly([&] { return tbpeta::CheckOutputPath(PETSC_COMM_WORLD, path); }), PETSC_ERR_USER_INPUT) << path;
@@ -371,30 +701,37 @@ TEST(ResultsWriter, BadPathsAreRefused)
     EXPECT_EQ(message.rfind("-output " + path + ": ", 0), 0u) << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     // Writing there fails as well and leaves nothing behind.
-    if (unwritable) EXPECT_NE(Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, o.atoms, kOptions, kRootAttributes); }), 0) << path;
+    if (unwritable) EXPECT_NE(Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes); }), 0) << path;
   }
-  if (tbpeta::test::commRank() == 0) EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"dir.h5", "plain"}));
-  if (tbpeta::test::commRank() == 0) EXPECT_TRUE(fs::is_empty(d + "/dir.h5"));
+  if (tbpeta::test::commRank() == 0) {
+    EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"dir.h5", "plain", "xdir.xmf"}));
+    EXPECT_TRUE(fs::is_empty(d + "/dir.h5"));
+  }
 }
 
-// A failure after the temporary file was written (PATH is a non-empty directory, so the final rename fails) removes
-// the temporary.
+// A failure after the temporary files were written (PATH, or the XDMF file beside it, is a non-empty directory, so a
+// final rename fails) removes the temporaries and the file already renamed.
 TEST(ResultsWriter, FailedRenameLeavesNoFile)
 {
   TBPETA_ASSERT_RANKS();
   ScratchDir dir;
-  const std::string path = dir.path() + "/taken.h5";
-  if (tbpeta::test::commRank() == 0) {
-    fs::create_directory(path);
-    std::ofstream(path + "/keep") << "x\n";
-  }
+  if (tbpeta::test::commRank() == 0)
+    for (const char *taken : {"/taken.h5", "/other.xmf"}) {
+      fs::create_directory(dir.path() + taken);
+      std::ofstream(dir.path() + taken + "/keep") << "x\n";
+    }
   MPI_Barrier(PETSC_COMM_WORLD);
   OwnedAtoms o;
+  TestStates t(kEigenvalues);
   MakeAtoms(9, InterleavedOwner, &o);
-  EXPECT_EQ(Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, o.atoms, kOptions, kRootAttributes); }), PETSC_ERR_FILE_WRITE);
-  const std::string message = LastErrorMessage();
-  EXPECT_NE(message.find("cannot write results to " + path), std::string::npos) << message;
-  if (tbpeta::test::commRank() == 0) EXPECT_EQ(dir.Entries(), std::vector<std::string>{"taken.h5"});
+  t.AddVectors(o, 2, true);
+  for (const char *name : {"/taken.h5", "/other.h5"}) {
+    const std::string path = dir.path() + name;
+    EXPECT_EQ(Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes, kRootValues, kSolver, kCompare); }), PETSC_ERR_FILE_WRITE);
+    const std::string message = LastErrorMessage();
+    EXPECT_NE(message.find("cannot write results to " + path + ": renaming "), std::string::npos) << message;
+  }
+  if (tbpeta::test::commRank() == 0) EXPECT_EQ(dir.Entries(), (std::vector<std::string>{"other.xmf", "taken.h5"}));
 }
 
 // Inconsistent input is refused, collectively, before any file is created.
@@ -404,8 +741,10 @@ TEST(ResultsWriter, InvalidInputIsRefused)
   ScratchDir dir;
   const std::string path = dir.path() + "/out.h5";
   const int         rank = tbpeta::test::commRank(), size = tbpeta::test::commSize();
-  auto              write = [&](const tbpeta::AtomsForOutput &atoms, const std::vector<std::pair<std::string, std::string>> &attrs) {
-    return Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, atoms, kOptions, attrs); });
+  TestStates        t(kEigenvalues);
+  auto              write = [&](const tbpeta::AtomsForOutput &atoms, const std::vector<std::pair<std::string, std::string>> &attrs, const tbpeta::NamedValues &values = {},
+                   const tbpeta::SolverForOutput &solver = {}) {
+    return Quietly([&] { return tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, atoms, kOptions, attrs, values, solver); });
   };
   {
     OwnedAtoms o; // wrong total (the ranks own 10 atoms)
@@ -434,29 +773,70 @@ TEST(ResultsWriter, InvalidInputIsRefused)
     EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_SIZ);
   }
   {
-    OwnedAtoms o; // reserved or duplicate attribute names, a name with a comma
+    OwnedAtoms o; // reserved or duplicate attribute and counter names, a name with a comma
     MakeAtoms(10, BlockOwner(10), &o);
     EXPECT_EQ(write(o.atoms, {{"options", "x"}}), PETSC_ERR_ARG_WRONG);
     EXPECT_EQ(write(o.atoms, {{"a", "x"}, {"a", "y"}}), PETSC_ERR_ARG_WRONG);
+    EXPECT_EQ(write(o.atoms, kRootAttributes, {{"parameter_set", 1.0}}), PETSC_ERR_ARG_WRONG);
+    EXPECT_EQ(write(o.atoms, kRootAttributes, {{"options", 1.0}}), PETSC_ERR_ARG_WRONG);
+    EXPECT_EQ(write(o.atoms, kRootAttributes, {}, {"s", {{"name", 1.0}}}), PETSC_ERR_ARG_WRONG);
+    EXPECT_EQ(write(o.atoms, kRootAttributes, {}, {"s", {{"steps", 1.0}, {"steps", 2.0}}}), PETSC_ERR_ARG_WRONG);
+    EXPECT_NE(LastErrorMessage().find("solver counter 'steps'"), std::string::npos) << LastErrorMessage();
     o.atoms.species_names[1] = "As,P";
     EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_WRONG);
+  }
+  {
+    OwnedAtoms o; // residuals that do not match the eigenvalues (rank 0's count)
+    MakeAtoms(10, BlockOwner(10), &o);
+    t.residuals().pop_back();
+    t.Update();
+    EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_SIZ);
+    EXPECT_NE(LastErrorMessage().find("5 residuals for 6 eigenvalues"), std::string::npos) << LastErrorMessage();
+    t.residuals().push_back(0);
+    t.Update();
+  }
+  {
+    OwnedAtoms o; // vectors: wrong local size on the last rank, fewer than the eigenvalues, on one rank only, no block size
+    MakeAtoms(10, BlockOwner(10), &o);
+    t.AddVectors(o, 2, true);
+    Vec odd;
+    ASSERT_EQ(VecCreateMPI(PETSC_COMM_WORLD, static_cast<PetscInt>(o.index.size()) * 2 + (rank == size - 1 ? 1 : 0), PETSC_DETERMINE, &odd), 0);
+    std::swap(t.vectors()[0], odd);
+    t.Update();
+    EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_SIZ);
+    EXPECT_NE(LastErrorMessage().find("vector 0 has"), std::string::npos) << LastErrorMessage();
+    std::swap(t.vectors()[0], odd);
+    VecDestroy(&odd);
+    t.states.vectors = std::span<const Vec>(t.vectors()).first(3);
+    EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_SIZ);
+    if (size > 1) {
+      t.states.vectors = rank == 0 ? std::span<const Vec>(t.vectors()) : std::span<const Vec>();
+      EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_WRONG);
+    }
+    t.Update();
+    t.states.block_size = 0;
+    EXPECT_EQ(write(o.atoms, kRootAttributes), PETSC_ERR_ARG_SIZ);
+    t.DestroyVectors();
   }
   if (rank == 0) EXPECT_TRUE(dir.Entries().empty());
 }
 
-// h5py (what users read the file with) sees str attributes, float64 eigenvalues and the (N,3) positions. All ranks
-// write; rank 0 runs /usr/bin/python3 (where python3-h5py is installed) on the file.
+// h5py (what users read the file with) sees str attributes, float64 eigenvalues, the (N,3) positions, the states,
+// the solver's counters and the comparison's variable-length strings; the XDMF file refers to datasets of the
+// dimensions it declares. All ranks write; rank 0 runs /usr/bin/python3 (where python3-h5py is installed).
 TEST(ResultsWriter, ReadableByH5py)
 {
   TBPETA_ASSERT_RANKS();
   ScratchDir dir;
   const std::string path = dir.path() + "/out.h5";
   OwnedAtoms        o;
+  TestStates        t(kEigenvalues);
   MakeAtoms(13, InterleavedOwner, &o);
-  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, kEigenvalues, o.atoms, kOptions, kRootAttributes), 0);
+  t.AddVectors(o, 2, true);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, path, t.states, o.atoms, kOptions, kRootAttributes, kRootValues, kSolver, kCompare), 0);
   if (tbpeta::test::commRank() != 0) return;
   // Passed to the shell in single quotes: the code uses only double quotes.
-  const std::string code = "import sys, h5py, numpy as np\n"
+  const std::string code = "import sys, os, h5py, numpy as np, xml.etree.ElementTree as ET\n"
                            "f = h5py.File(sys.argv[1], \"r\")\n"
                            "e = f[\"eigenvalues\"][()]\n"
                            "assert e.dtype == np.float64, e.dtype\n"
@@ -472,8 +852,78 @@ TEST(ResultsWriter, ReadableByH5py)
                            "n = s.attrs[\"names\"]\n"
                            "assert isinstance(n, str) and n.split(\",\") == [\"Ga\", \"As\", \"In\"], n\n"
                            "assert f.attrs[\"tbpeta_version\"] == \"0.1.0\"\n"
-                           "assert f[\"structure/material\"].attrs[\"names\"] == \"GaAs,InAs\"\n";
+                           "assert f[\"structure/material\"].attrs[\"names\"] == \"GaAs,InAs\"\n"
+                           "assert f.attrs[\"gap_center\"] == 0.7625\n"
+                           "d = f[\"states/density\"][()]\n"
+                           "assert d.shape == (6, 13) and np.allclose(d.sum(axis=1), 1.0, atol=1e-12, rtol=0), d.sum(axis=1)\n"
+                           "v = f[\"states/vectors\"][()]\n"
+                           "assert v.shape == (6, 26, 2)\n"
+                           "assert np.allclose((v ** 2).sum(axis=2).reshape(6, 13, 2).sum(axis=2), d, atol=1e-15, rtol=0)\n"
+                           "assert f[\"solver\"].attrs[\"name\"] == \"lanczos (test) \\u03bb\" and f[\"solver\"].attrs[\"products\"] == 412\n"
+                           "c = f[\"compare\"]\n"
+                           "assert list(c[\"solver\"].asstr()[()]) == [\"lanczos\", \"slepc krylovschur harmonic\", \"slepc krylovschur + sinvert\"], c[\"solver\"][()]\n"
+                           "assert c[\"note\"].asstr()[1] == \"not converged within 4000 products \\u2014 capped\"\n"
+                           "assert list(c[\"converged\"][()]) == [1, 0, 1] and list(c[\"products\"][()]) == [1200, 4000, 0] and list(c[\"skipped\"][()]) == [0, 0, 1]\n"
+                           "x = ET.parse(sys.argv[1][:-3] + \".xmf\").getroot()\n"
+                           "assert x.tag == \"Xdmf\"\n"
+                           "names = [a.get(\"Name\") for a in x.iter(\"Attribute\")]\n"
+                           "assert names == [\"species\", \"material\"] + [\"density_%d\" % i for i in range(6)], names\n"
+                           "for item in x.iter(\"DataItem\"):\n"
+                           "    if item.get(\"Format\") != \"HDF\": continue\n"
+                           "    name, dataset = item.text.split(\":\")\n"
+                           "    assert name == \"out.h5\", name\n"
+                           "    h = h5py.File(os.path.join(os.path.dirname(sys.argv[1]), name), \"r\")\n"
+                           "    assert tuple(int(k) for k in item.get(\"Dimensions\").split()) == h[dataset].shape, (dataset, item.get(\"Dimensions\"))\n"
+                           "for a in x.iter(\"Attribute\"):\n"
+                           "    slab = a.find(\"DataItem\")\n"
+                           "    if slab.get(\"ItemType\") != \"HyperSlab\": continue\n"
+                           "    i = int(a.get(\"Name\").split(\"_\")[1])\n"
+                           "    assert [int(k) for k in slab.find(\"DataItem\").text.split()] == [i, 0, 1, 1, 1, 13]\n";
   ASSERT_EQ(code.find('\''), std::string::npos);
   const int status = std::system(("/usr/bin/python3 -c '" + code + "' " + path).c_str());
   EXPECT_EQ(status, 0);
+}
+
+// app/plot_states.py on a written file: the level diagram and a density slice as complete PNGs; a missing file, a
+// state out of range and a file without densities get one line on stderr, exit code 2 and no PNG. The script does
+// not depend on how the file was written, and each run takes seconds (matplotlib): run on 1 rank only.
+TEST(ResultsWriter, PlotStatesScript)
+{
+  TBPETA_ASSERT_RANKS();
+  if (tbpeta::test::commSize() > 1) GTEST_SKIP() << "run on 1 rank";
+  ScratchDir dir;
+  const std::string with = dir.path() + "/with.h5", without = dir.path() + "/without.h5";
+  OwnedAtoms        o;
+  TestStates        t({-1.0, -1.0, -1.0, -1.0, 0.3, 1.2, 1.2}), levels({0.5, 2.0});
+  MakeAtoms(40, BlockOwner(40), &o);
+  t.AddVectors(o, 2, false);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, with, t.states, o.atoms, kOptions, kRootAttributes, kRootValues, kSolver), 0);
+  ASSERT_EQ(tbpeta::WriteResults(PETSC_COMM_WORLD, without, levels.states, o.atoms, kOptions, kRootAttributes), 0);
+  if (tbpeta::test::commRank() != 0) return;
+  std::string out, err;
+  if (RunCommand(dir.path(), "/usr/bin/python3 -c \"import h5py, matplotlib\"", &out, &err) != 0) GTEST_SKIP() << "/usr/bin/python3 has no h5py or matplotlib";
+  const std::string script = "/usr/bin/python3 " + std::string(TBPETA_TEST_DATA_DIR) + "/../app/plot_states.py ";
+  ASSERT_EQ(RunCommand(dir.path(), script + with + " --state 5", &out, &err), 0) << out << err;
+  EXPECT_NE(out.find("wrote " + dir.path() + "/with_levels.png"), std::string::npos) << out;
+  ASSERT_EQ(RunCommand(dir.path(), script + with + " --state 1 --axis x --slice 3.3 --prefix " + dir.path() + "/x", &out, &err), 0) << out << err;
+  ASSERT_EQ(RunCommand(dir.path(), script + without + " --levels-only", &out, &err), 0) << out << err;
+  for (const char *png : {"/with_levels.png", "/with_state5_z.png", "/x_levels.png", "/x_state1_x.png", "/without_levels.png"}) {
+    const std::string bytes = Slurp(dir.path() + png);
+    ASSERT_GE(bytes.size(), 8u) << png;
+    EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << png;
+  }
+  const std::vector<std::string> written = dir.Entries();
+  const std::vector<std::pair<std::string, std::string>> bad = {
+    {dir.path() + "/missing.h5", "no such file"},
+    {with + " --state 7", "--state 7 is out of range: " + with + " has states 0..6"},
+    {with + " --slice 100", "no atom within"},
+    {without, "no states/density"},
+  };
+  for (const auto &[args, message] : bad) {
+    EXPECT_EQ(RunCommand(dir.path(), script + args + " --prefix " + dir.path() + "/bad", &out, &err), 2) << args << "\n" << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_EQ(err.rfind("plot_states.py: error: ", 0), 0u) << err;
+    EXPECT_NE(err.find(message), std::string::npos) << err;
+  }
+  EXPECT_EQ(dir.Entries(), written); // no PNG and no temporary from the failures
 }

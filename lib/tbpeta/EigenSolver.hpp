@@ -10,10 +10,11 @@
 
 namespace tbpeta {
 
-enum class SolverKind { slepc, folded, lanczos };
+// compare: every solver on the same question (SolverComparison.hpp); SolveFromOptions does not take it.
+enum class SolverKind { slepc, folded, lanczos, compare };
 const char *solverName(SolverKind k);
 
-// Reads -solver (default slepc). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
+// Reads -solver slepc|folded|lanczos|compare (default slepc). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
 PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind);
 
 // Reads every solver's options without solving, so that -help lists them all.
