@@ -21,7 +21,7 @@ const char *solverName(SolverKind k) {
 
 PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind) {
   const char *names[] = {"slepc", "folded", "lanczos", "compare", "SolverKind", "SOLVER_", nullptr};
-  PetscEnum k = (PetscEnum)SolverKind::slepc;
+  PetscEnum k = (PetscEnum)SolverKind::lanczos; // NEMO 3-D's choice: least memory, no factorisation
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Eigen-solver", "tbpeta");
   PetscCall(PetscOptionsEnum("-solver", "Eigen-solver: slepc (EPS, -eps_* options), folded (smallest of (H-sigma)^2, -folded_* options), lanczos (NEMO 3-D style), compare (all of them, -compare_* options)", "tbpeta",
@@ -37,6 +37,10 @@ PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center) {
   PetscFunctionBeginUser;
   PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
   PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
+  PetscInt dense = kDenseMaxRows;
+  PetscOptionsBegin(comm, nullptr, "Dense LAPACK references", "tbpeta");
+  PetscCall(PetscOptionsInt("-dense_max_rows", "Largest H that -eps_type lapack may densify", "CheckDenseSize", dense, &dense, nullptr));
+  PetscOptionsEnd();
   PetscFunctionReturn(0);
 }
 
@@ -58,7 +62,7 @@ PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::
   FoldedReport folded;
   LanczosReport lanczos;
   switch (kind) {
-  case SolverKind::slepc: PetscCall(SolveWithSlepc(H, gap_center, states)); break;
+  case SolverKind::slepc: PetscCall(SolveWithSlepc(H, gap_center, states, want_vectors)); break;
   case SolverKind::folded:
     PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
     PetscCall(FoldedSolve(H, fo, canonical_rows, kramers_block, want_vectors, states, &folded));

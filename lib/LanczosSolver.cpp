@@ -826,7 +826,7 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, std::span<const P
   // Degeneracy beyond Kramers: restarted passes orthogonal to every state found so far.
   const double level_tol = 100 * std::max(kLanczosCopyTolerance, opts.tol) * scale;
   bool added_any = false;
-  if (want_vectors && !out.empty() && opts.multiplicity_passes > 0 && !first.invariant) {
+  if (want_vectors && !out.empty() && opts.multiplicity_passes > 0 && !first.invariant && first.converged) {
     std::vector<Vec> X;
     double lo = out.front().value, hi = out.front().value;
     for (const State &s : out) X.push_back(s.x), lo = std::min(lo, s.value), hi = std::max(hi, s.value);

@@ -11,7 +11,7 @@
 
 namespace tbpeta {
 
-PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states) {
+PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states, bool want_vectors) {
   EPS eps;
   ST st;
   PetscInt nconv;
@@ -31,6 +31,7 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states)
   PetscCall(EPSGetTarget(eps, &target));
   PetscCheck(std::isfinite(PetscRealPart(target)), comm, PETSC_ERR_USER_INPUT, "-eps_target: %g is not a finite energy (eV)", (double)PetscRealPart(target));
   PetscCall(CheckSlepcCombination(eps, true));
+  PetscCall(CheckDenseSize(eps, H));
   PetscInt products0 = 0, products1 = 0;
   PetscCall(HamiltonianProductCount(H, &products0));
   const double t0 = MPI_Wtime();
@@ -50,19 +51,49 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states)
   PetscCall(STGetType(st, &sttype));
   states->solver = std::string(type) + " + " + sttype;
   PetscCall(MatCreateVecs(H, &x, nullptr));
-  std::vector<std::pair<double, double>> pairs;
+  struct Pair {
+    double value, residual;
+    Vec x;
+  };
+  std::vector<Pair> pairs;
   for (PetscInt i = 0; i < nconv; ++i) {
     PetscScalar lambda;
     PetscReal err;
+    Vec keep = nullptr;
     PetscCall(EPSGetEigenpair(eps, i, &lambda, nullptr, x, nullptr));
     PetscCall(EPSComputeError(eps, i, EPS_ERROR_ABSOLUTE, &err));
-    pairs.emplace_back(PetscRealPart(lambda), err);
+    if (want_vectors) {
+      PetscCall(VecDuplicate(x, &keep));
+      PetscCall(VecCopy(x, keep));
+      PetscCall(VecNormalize(keep, nullptr));
+    }
+    pairs.push_back({PetscRealPart(lambda), (double)err, keep});
   }
-  std::sort(pairs.begin(), pairs.end());
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) { return a.value < b.value; });
+  states->DestroyVectors();
   states->values.clear(), states->residuals.clear();
-  for (auto &p : pairs) states->values.push_back(p.first), states->residuals.push_back(p.second);
+  for (const Pair &p : pairs) {
+    states->values.push_back(p.value), states->residuals.push_back(p.residual);
+    if (p.x) states->vectors.push_back(p.x);
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(EPSDestroy(&eps));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CheckDenseSize(EPS eps, Mat H) {
+  EPSType type;
+  PetscInt n, limit = kDenseMaxRows;
+  MPI_Comm comm;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)eps, &comm));
+  PetscCall(EPSGetType(eps, &type));
+  PetscCall(MatGetSize(H, &n, nullptr));
+  PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-dense_max_rows", &limit, nullptr));
+  PetscCheck(!type || std::string(type) != EPSLAPACK || n <= limit, comm, PETSC_ERR_USER_INPUT,
+             "-eps_type lapack densifies H: %" PetscInt_FMT " rows would need %.1f GB on every rank and O(n^3) time; refused above -dense_max_rows %" PetscInt_FMT
+             " (use an iterative solver)",
+             n, 16.0 * n * (double)n / 1e9, limit);
   PetscFunctionReturn(0);
 }
 
@@ -79,6 +110,7 @@ PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values) {
   PetscCall(EPSSetType(eps, EPSLAPACK));
   PetscCall(EPSSetDimensions(eps, n, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_SMALLEST_REAL));
+  PetscCall(CheckDenseSize(eps, H));
   PetscCall(EPSSolve(eps));
   PetscCall(EPSGetConverged(eps, &nconv));
   values->resize(nconv);

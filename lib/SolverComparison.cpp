@@ -20,7 +20,8 @@ constexpr CompareRun kAllRuns[] = {CompareRun::lanczos, CompareRun::ks_harmonic,
 
 // The user's tuning options that a run of each family sees (SolverComparison.hpp); everything else is the run's own.
 constexpr const char *kEpsTuning[] = {"eps_tol", "eps_ncv", "eps_conv_abs", "eps_conv_rel", "eps_conv_norm", "eps_monitor", "eps_monitor_all", "eps_monitor_conv"};
-constexpr const char *kLanczosTuning[] = {"lanczos_tol", "lanczos_check_every", "lanczos_seed", "lanczos_monitor"};
+// (Not -lanczos_vectors: the residuals need the vectors; not -lanczos_checkpoint: two runs would share its file.)
+constexpr const char *kLanczosTuning[] = {"lanczos_tol", "lanczos_check_every", "lanczos_seed", "lanczos_monitor", "lanczos_multiplicity_passes"};
 
 std::string Format(const char *fmt, ...) {
   char buf[512];
@@ -324,10 +325,12 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
     PetscCall(PetscPrintf(comm, "compare [%zu/%zu] %s: %" PetscInt_FMT " of %" PetscInt_FMT " states, %" PetscInt_FMT " products, %.2f s%s%s\n", i + 1, opts.runs.size(), row.solver.c_str(),
                           row.states, nev, row.products, row.seconds, row.note.empty() ? "" : "; ", row.note.c_str()));
     if (run == CompareRun::lanczos && opts.recenter && row.converged && !row.values.empty()) {
-      // The nv + nc states nearest the middle of the Lanczos states are those states. Off the exact middle by a
-      // thousandth of the half-width: there, the folded spectrum would see the two edge levels as one.
+      // The nv + nc states nearest the middle of the Lanczos states are those states, as long as the next level
+      // outside is farther than the edge level from the centre. Off the exact middle (where the folded spectrum sees
+      // the two edge levels as one) by 1e-6 of the half-width: far less than a level spacing, far more than the
+      // folded solvers' resolution.
       const double lo = row.values.front(), hi = row.values.back();
-      center = 0.5 * (lo + hi) + 1e-3 * 0.5 * (hi - lo);
+      center = 0.5 * (lo + hi) + 1e-6 * 0.5 * (hi - lo);
       PetscCall(PetscPrintf(comm, "compare: the runs after it look around %.6f eV, the middle of the Lanczos states [%.6f, %.6f] eV (-compare_recenter)\n", center, lo, hi));
     }
     rows->push_back(std::move(row));

@@ -61,6 +61,7 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
   SCOPED_TRACE(args);
   const fs::path h5 = Scratch() / "bad.h5";
   fs::remove(h5);
+  fs::remove(Scratch() / "bad.xmf");
   const std::string with_output = args.find("-output") == std::string::npos ? args + " -output " + h5.string() : args;
   const RunResult r = RunTbpeta(ranks, with_output);
   EXPECT_FALSE(r.signalled);
@@ -69,6 +70,7 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
   EXPECT_NE(r.err.find("tbpeta: error:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(h5));
+  EXPECT_FALSE(fs::exists(Scratch() / "bad.xmf"));
   for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
@@ -78,7 +80,7 @@ TEST(App, BadInputGetsOneLine) {
   TBPETA_ASSERT_RANKS();
   const fs::path broken = Scratch() / "broken.tbp";
   std::ofstream(broken) << "set = mine\nmaterial = GaAs\nEs_a = abc\n";
-  const std::string small = "-cells 1,1,1 -eps_type lapack ";
+  const std::string small = "-cells 1,1,1 -solver slepc -eps_type lapack ";
   ExpectOneLineError(1, small + "-material GaN", "-material");
   ExpectOneLineError(1, small + "-params foo", "-params");
   ExpectOneLineError(1, small + "-params nemo3d -dot_material GaN", "-dot_material");
@@ -114,12 +116,23 @@ TEST(App, BadInputGetsOneLine) {
     std::ofstream(Scratch() / "foo.tbp") << body;
   }
   ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
-  ExpectOneLineError(1, "-cells 1,1,1 -eps_type arpack", "-eps_type arpack");
+  ExpectOneLineError(1, "-cells 1,1,1 -solver slepc -eps_type arpack", "-eps_type arpack");
+  // The solvers' own refusals: more states than rows, a window outside the spectrum, a shift outside it, dense
+  // LAPACK on a matrix too large to densify (10,240 rows), a bad folded solver, a foreign checkpoint.
+  ExpectOneLineError(1, "-cells 1,1,1 -lanczos_nev_valence 400", "rows");
+  ExpectOneLineError(1, "-cells 1,1,1 -lanczos_window 100,200", "-lanczos_window");
+  ExpectOneLineError(1, "-cells 1,1,1 -solver folded -folded_shift 1000", "-folded_shift");
+  ExpectOneLineError(1, "-cells 4,4,4 -periodic 0,0,0 -params nemo3d -solver slepc -eps_type lapack", "-dense_max_rows");
+  ExpectOneLineError(1, "-cells 1,1,1 -solver folded -folded_solver arnoldi", "-folded_solver");
+  {
+    std::ofstream(Scratch() / "junk.ck") << "this is not a checkpoint, it is just some text";
+    ExpectOneLineError(1, "-cells 1,1,1 -lanczos_checkpoint " + (Scratch() / "junk.ck").string(), "-lanczos_checkpoint");
+  }
 }
 
 TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
   TBPETA_ASSERT_RANKS();
-  const std::string args = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_type lapack ";
+  const std::string args = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -solver slepc -eps_type lapack ";
   const fs::path a = Scratch() / "one.h5", b = Scratch() / "two.h5";
   const RunResult r1 = RunTbpeta(1, args + "-output " + a.string());
   const RunResult r2 = RunTbpeta(2, args + "-output " + b.string() + " -partition slab");

@@ -14,7 +14,7 @@ namespace tbpeta {
 enum class SolverKind { slepc, folded, lanczos, compare };
 const char *solverName(SolverKind k);
 
-// Reads -solver slepc|folded|lanczos|compare (default slepc). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
+// Reads -solver slepc|folded|lanczos|compare (default lanczos). One-line PETSC_ERR_USER_INPUT for a name that does not exist.
 PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind);
 
 // Reads every solver's options without solving, so that -help lists them all.

@@ -10,8 +10,15 @@
 
 namespace tbpeta {
 
-// Solves for the states of H nearest `default_target` (eV) unless the options say otherwise. Collective.
-PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states);
+// Solves for the states of H nearest `default_target` (eV) unless the options say otherwise; with want_vectors the
+// unit eigenvectors too (owned by the caller). Collective.
+PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states, bool want_vectors = false);
+
+// Dense LAPACK (EPSLAPACK, also AllEigenvalues) on more rows than this is refused: it densifies H on every rank
+// (16 n^2 bytes) and costs O(n^3) (2,000 rows with vectors: ~40 s here). -dense_max_rows overrides.
+inline constexpr PetscInt kDenseMaxRows = 8000;
+// Refuses (PETSC_ERR_USER_INPUT, one line) an EPS of type lapack on an H larger than -dense_max_rows. Collective.
+PetscErrorCode CheckDenseSize(EPS eps, Mat H);
 
 // Every eigenvalue of a small H (dense LAPACK through SLEPc's EPSLAPACK), ascending. Collective.
 PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values);

@@ -8,7 +8,7 @@
 // (the only question a target can ask). The two differ when the levels are not balanced around E (in a dot the
 // valence levels are denser: the 8 states nearest the host's midgap can all be conduction states). So, by default
 // (-compare_recenter), the runs after the Lanczos look around the middle of its states, where the nv + nc nearest
-// states are exactly those; off the middle by 1e-3 of the half-width, since at the middle the folded spectrum sees
+// states are exactly those; off the middle by 1e-6 of the half-width, since at the middle the folded spectrum sees
 // the two edge levels as one. Without the recentring (or without a converged Lanczos first) the sets may differ at
 // their edges; the comparison then uses the levels both found.
 //
@@ -16,7 +16,8 @@
 // tuning options of that solver family; every other solver option (e.g. -eps_type, -st_type, -folded_nev,
 // -lanczos_nev_valence) does not apply and is reported as unused at exit.
 //   run             solver                                         user options that apply
-//   lanczos         -solver lanczos (NEMO 3-D style)               -lanczos_tol, _check_every, _seed, _monitor
+//   lanczos         -solver lanczos (NEMO 3-D style)               -lanczos_tol, _check_every, _seed, _monitor,
+//                                                                  _multiplicity_passes
 //   ks_harmonic     SLEPc krylovschur, harmonic extraction, on H   -eps_tol, -eps_ncv, -eps_conv_*, -eps_monitor*
 //   sinvert         SLEPc krylovschur + sinvert, MUMPS LU          as ks_harmonic; only up to -compare_sinvert_max_rows
 //   folded_ks       folded, SLEPc krylovschur on (H - E)^2         -folded_eps_tol, _ncv, _conv_*, _monitor*
@@ -26,8 +27,8 @@
 // about N products of H in its search: Lanczos steps N (on F: N/2, two products per step); SLEPc restarts for
 // Krylov-Schur 1 + (M - ncv) / ceil(ncv/2) and for ARPACK 1 + (M - ncv - 1) / (ncv - nev), with M the operator
 // applications allowed (N on H, N/2 on F) and ncv the user's or SLEPc's default made explicit. These are upper
-// bounds: a capped SLEPc run stops between about 2/3 N and N products. The eigenvector pass of the Lanczos runs
-// and the residuals come on top. A run that stops short is kept, with converged = false and the note "not
+// bounds: a capped SLEPc run stops between about 2/3 N and N products. The eigenvector pass and the multiplicity
+// passes of the Lanczos runs, and the residuals, come on top. A run that stops short is kept, with converged = false and the note "not
 // converged within N products".
 #include <petscmat.h>
 
