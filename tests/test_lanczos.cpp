@@ -362,3 +362,31 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
   if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
   PetscOptionsClear(nullptr);
 }
+
+// The physical case: bulk GaAs at Gamma with spin-orbit (nemo3d sp3d5s*), whose valence-band top is the fourfold
+// Gamma8 level: the first pass and its Kramers partner give two states, a restarted pass the other two.
+TEST(Lanczos, BulkGamma8IsFourfold) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  Mat H;
+  double vbm, cbm;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1", &sys), 0);
+  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  LanczosOptions o;
+  o.kramers_block = sys.model.blockSize();
+  o.gap_center = 0.5 * (vbm + cbm), o.nev_valence = 4, o.nev_conduction = 2;
+  EigenStates st;
+  LanczosReport rep;
+  ASSERT_EQ(LanczosSolve(H, o, sys.structure.canonicalRows(sys.model.blockSize()), true, &st, &rep), 0);
+  ASSERT_EQ(st.values.size(), 6u) << st.solver;
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_NEAR(st.values[i], i < 4 ? vbm : cbm, 1e-8) << i;
+    EXPECT_LT(st.residuals[i], 1e-8) << i;
+  }
+  EXPECT_EQ(rep.extra_states, 2);
+  EXPECT_TRUE(rep.multiplicity_complete);
+  st.DestroyVectors();
+  MatDestroy(&H);
+  PetscOptionsClear(nullptr);
+}
