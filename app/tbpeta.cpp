@@ -18,6 +18,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/ResultsWriter.hpp"
 #include "tbpeta/SlepcSolver.hpp"
+#include "tbpeta/SolverComparison.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
 
@@ -176,13 +177,30 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
   EigenStates states;
   const auto rows = sys.structure.canonicalRows(info.block_size);
-  PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, sys.model.spin_orbit && TimeReversalInvariant(sys) ? info.block_size : 0, true, &states));
-  PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank\n",
-                        states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb));
-  PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
-  for (size_t i = 0; i < states.values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states.values[i], states.residuals[i]));
+  const int kramers = sys.model.spin_orbit && TimeReversalInvariant(sys) ? info.block_size : 0;
+  std::vector<ComparisonRow> compare;
+  if (solver == SolverKind::compare) {
+    // Every solver on this H; the file gets the reference run's states (no vectors: each run's are freed) and
+    // the table.
+    CompareOptions co;
+    PetscCall(CompareOptionsFromOptions(comm, 0.5 * (vbm + cbm), &co));
+    PetscCall(CompareSolvers(H, rows, kramers, co, &compare));
+    PetscCall(PrintComparison(comm, compare, co.level_tol));
+    for (const ComparisonRow &r : compare)
+      if (r.reference) {
+        states.values = r.values, states.residuals = r.residuals, states.solver = "compare, reference " + r.solver;
+        states.products = r.products, states.iterations = r.iterations, states.vectors_held = r.vectors_held, states.seconds = r.seconds,
+        states.peak_rss_mb = r.peak_rss_mb, states.requested = r.requested;
+      }
+  } else {
+    PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, kramers, true, &states));
+    PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank, %" PetscInt_FMT " vectors held\n",
+                          states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb, states.vectors_held));
+    PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
+    for (size_t i = 0; i < states.values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states.values[i], states.residuals[i]));
+  }
   if (has_output) {
-    PetscCall(WriteOutput(comm, output, sys, states, info.block_size, 0.5 * (vbm + cbm), output_vectors, {}));
+    PetscCall(WriteOutput(comm, output, sys, states, info.block_size, 0.5 * (vbm + cbm), output_vectors, compare));
     PetscCall(PetscPrintf(comm, "wrote %s and %s\n", output, XdmfPath(output).c_str()));
   }
   double peak_max, peak_sum;

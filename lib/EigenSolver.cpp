@@ -7,6 +7,7 @@
 #include "tbpeta/LanczosSolver.hpp"
 #include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/SlepcSolver.hpp"
+#include "tbpeta/SolverComparison.hpp"
 
 namespace tbpeta {
 
@@ -37,6 +38,8 @@ PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center) {
   PetscFunctionBeginUser;
   PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
   PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
+  CompareOptions co;
+  PetscCall(CompareOptionsFromOptions(comm, gap_center, &co));
   PetscInt dense = kDenseMaxRows;
   PetscOptionsBegin(comm, nullptr, "Dense LAPACK references", "tbpeta");
   PetscCall(PetscOptionsInt("-dense_max_rows", "Largest H that -eps_type lapack may densify", "CheckDenseSize", dense, &dense, nullptr));
