@@ -271,6 +271,14 @@ TEST(Compare, LevelsAreComparedWithTheirMultiplicities) {
   EXPECT_EQ(pairs[0].note.find("edge level cut"), std::string::npos) << pairs[0].note;
   EXPECT_EQ(pairs[0].levels_compared, 2);
   EXPECT_EQ(pairs[1].note.find("INCOMPLETE"), std::string::npos) << pairs[1].note;
+  // Runs asked for the states nearest 0.5: the first ends its window at 1.25 (0.75 away), so two states of -0.2 (0.7
+  // away, the lowest level) is no cut but a different multiplicity; the second ends at 0 and 1, and cuts 1.
+  std::vector<ComparisonRow> near = {Row("ref", {-0.2, -0.2, -0.2, -0.2, 0, 0, 1, 1}, 1e-12), Row("nearest", {-0.2, -0.2, 0, 0, 1, 1, 1.25, 1.25}, 1e-10),
+                                     Row("nearest, cut", {0, 0, 1}, 1e-10)};
+  near[1].center = near[2].center = 0.5;
+  CompareWithReference(near, 1e-6);
+  EXPECT_NE(near[1].note.find("MULTIPLICITY differs from the reference at -0.200000"), std::string::npos) << near[1].note;
+  EXPECT_NE(near[2].note.find("edge level cut at 1.000000"), std::string::npos) << near[2].note;
   // Without a converged row, the best residual among the others is the reference.
   std::vector<ComparisonRow> none = {Row("a", ref, 1e-9, false), Row("b", ref, 1e-11, false)};
   CompareWithReference(none, 1e-6);

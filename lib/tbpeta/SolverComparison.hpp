@@ -28,8 +28,8 @@
 // Krylov-Schur 1 + (M - ncv) / ceil(ncv/2) and for ARPACK 1 + (M - ncv - 1) / (ncv - nev), with M the operator
 // applications allowed (N on H, N/2 on F) and ncv the user's or SLEPc's default made explicit. These are upper
 // bounds: a capped SLEPc run stops between about 2/3 N and N products. The eigenvector pass and the multiplicity
-// passes of the Lanczos runs, and the residuals, come on top. A run that stops short is kept, with converged = false and the note "not
-// converged within N products".
+// passes of the Lanczos runs, and the residuals, come on top. A run that stops short is kept, with converged = false
+// and the note "not converged within N products". Shift-and-invert applies LU solves: no products of H.
 #include <petscmat.h>
 
 #include <limits>
@@ -56,7 +56,7 @@ struct ComparisonRow {
   std::string run;                 // its name in -compare_runs, e.g. "folded_arpack"
   double center = std::numeric_limits<double>::quiet_NaN(); // eV: its gap centre (Lanczos), target (SLEPc) or shift (folded)
   double solver_mb = 0;            // peak during the solve minus the resident size just before it, max over ranks
-  bool reference = false;          // the run the others are compared with (smallest max residual among converged runs)
+  bool reference = false;          // the run the others are compared with (CompareWithReference)
   bool skipped = false;            // not run (the note says why)
   PetscInt levels_compared = 0;    // levels with equal multiplicity in this run and the reference
   std::vector<double> values, residuals; // the states counted (eV), ascending
@@ -98,7 +98,9 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
 // the smallest max residual (else the converged row, else any row with states, with the smallest max residual).
 // A level of a row matches the nearest reference level closer than kCompareMatchTolerance and than half the
 // distance to that level's neighbours. Equal multiplicities: compared state by state. Otherwise, when the level is
-// at the edge of the list with fewer states of it, its window cut the level (noted, not compared); else flagged.
+// at the window's edge of the run with fewer states of it, that window cut the level (noted, not compared); else
+// flagged. The window's edge: for a run asked for the states nearest its center, the levels about as far from it as
+// the farthest; for the Lanczos (or a row without center), its lowest and highest level.
 // Reference levels inside the row's range that the row lacks, and levels of the row inside the reference's range
 // that the reference lacks, are flagged. Flags are in capitals.
 inline constexpr double kCompareMatchTolerance = 1e-3; // eV
