@@ -3,12 +3,25 @@
 #include <petscsys.h>
 
 #include <string>
+#include <vector>
 
 #include "tbpeta/SlepcSolver.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
 
 namespace tbpeta::test {
+
+// A diagonal matrix with the spectrum e (a known answer for the eigen-solvers), rows split by PETSc.
+inline PetscErrorCode DiagonalMatrix(MPI_Comm comm, const std::vector<double> &e, Mat *A) {
+  PetscInt rstart, rend;
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)e.size(), (PetscInt)e.size(), 1, nullptr, 0, nullptr, A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; ++i) PetscCall(MatSetValue(*A, i, i, e[i], INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
 
 // Replaces the options database with `options` and builds the system on comm.
 inline PetscErrorCode BuildFromOptions(MPI_Comm comm, const std::string &options, TightBindingSystem *sys) {

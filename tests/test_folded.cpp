@@ -36,16 +36,7 @@ void BuildDot(Mat *H, double *midgap) {
 // The dot in an alloyed host: only Kramers degeneracy (the alloy breaks the dot's symmetry), as the Lanczos needs.
 const char *kAlloyedDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2";
 
-PetscErrorCode DiagonalMatrix(MPI_Comm comm, const std::vector<double> &e, Mat *A) {
-  PetscInt rstart, rend;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)e.size(), (PetscInt)e.size(), 1, nullptr, 0, nullptr, A));
-  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; ++i) PetscCall(MatSetValue(*A, i, i, e[i], INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
+using tbpeta::test::DiagonalMatrix;
 
 // The nev eigenvalues nearest sigma, ascending; also the distance gap between the nev-th and the next one.
 std::vector<double> Nearest(std::vector<double> all, double sigma, size_t nev, double *boundary_gap) {

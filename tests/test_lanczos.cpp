@@ -29,16 +29,7 @@ std::vector<double> KnownSpectrum() {
   return e;
 }
 
-PetscErrorCode DiagonalMatrix(MPI_Comm comm, const std::vector<double> &e, Mat *A) {
-  PetscInt rstart, rend;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)e.size(), (PetscInt)e.size(), 1, nullptr, 0, nullptr, A));
-  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend; ++i) PetscCall(MatSetValue(*A, i, i, e[i], INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
+using tbpeta::test::DiagonalMatrix;
 
 // The small dot of the tests: only Kramers degeneracy (the alloyed host breaks the dot's symmetry).
 const std::string kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
