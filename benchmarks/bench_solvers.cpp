@@ -5,6 +5,10 @@
 // Krylov-Schur with harmonic extraction). A printed benchmark, not a test.
 //
 //   bench_solvers [-cells n,n,n] [-dot_radius R] [-compare_max_products N] [-compare_runs ...] [-bench_csv FILE]
+//                 [-bench_rows FILE,...]
+// The runs can be split over jobs (a batch queue's time limit; a shared machine): each job runs some of them with
+// -compare_runs and writes its rows with -bench_csv; a later job reads them back with -bench_rows (same structure,
+// question and rank count, else refused) and prints the table, ratios and targets over all rows.
 // Defaults, each replaced by the option when given: -params nemo3d -material GaAs -cells 24,24,24 (110,592 atoms,
 // 2,211,840 rows) -periodic 0,0,0 -compare_max_products 50000, and unless -dot_material or -dot_shape is given (e.g.
 // -dot_shape none for a nanocrystal) -dot_material InAs -dot_shape sphere -dot_radius 3.
@@ -12,13 +16,17 @@
 static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5s*+SO passivated dot (stored H), capped, against the lecture's claims.\n"
                            "  -cells n,n,n              supercell (default 24,24,24: 110,592 atoms); e.g. 7,7,7 for a smoke run\n"
                            "  -compare_max_products N   cap per run (default 50000 here); all -compare_* options of tbpeta apply\n"
-                           "  -bench_csv FILE           also write the table as CSV\n\n";
+                           "  -bench_csv FILE           also write the table as CSV (every row, with its states), for -bench_rows\n"
+                           "  -bench_rows F1,F2,...     rows measured before by -bench_csv on the same structure and ranks, compared with this run's\n\n";
 
 #include <petscmat.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -137,23 +145,125 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<ComparisonRow> &rows) {
+constexpr const char *kCsvHeader = "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,products,iterations,vectors_held,seconds,peak_rss_mb,"
+                                   "solver_mb,center_ev,note,skipped,run_note,values_ev,residuals";
+constexpr int kCsvFields = 20;
+
+std::string Quoted(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  return "\"" + text + "\"";
+}
+
+std::string NumberList(const std::vector<double> &v) {
+  std::ostringstream o;
+  o.precision(17);
+  for (size_t i = 0; i < v.size(); ++i) o << (i ? " " : "") << v[i];
+  return o.str();
+}
+
+// The CSV: a first line "# <signature>" (structure, question, ranks), the header, one line per row. The states are
+// written to full precision, so that a later job (-bench_rows) compares with them as if it had run them.
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::string &signature, const std::vector<ComparisonRow> &rows) {
   PetscMPIInt rank;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  int ok = 1;
   if (rank == 0) {
-    std::ofstream f(path);
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-bench_csv: cannot write %s", path.c_str());
-    f << "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,products,iterations,vectors_held,seconds,peak_rss_mb,solver_mb,center_ev,note\n";
+    const std::string partial = path + ".partial";
+    std::ofstream f(partial);
+    f << "# " << signature << '\n' << kCsvHeader << '\n';
     f.precision(10);
-    for (const ComparisonRow &r : rows) {
-      std::string note = r.note;
-      std::replace(note.begin(), note.end(), '"', '\'');
-      f << r.run << ",\"" << r.solver << "\"," << r.states << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
-        << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << r.center << ",\"" << note << "\"\n";
+    for (const ComparisonRow &r : rows)
+      f << r.run << ',' << Quoted(r.solver) << ',' << r.states << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
+        << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << NumberList({r.center}) << ','
+        << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << '\n';
+    f.close();
+    ok = f.good() && std::rename(partial.c_str(), path.c_str()) == 0;
+    if (!ok) std::remove(partial.c_str());
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "-bench_csv: cannot write %s", path.c_str());
+  PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
+  PetscFunctionReturn(0);
+}
+
+// The fields of one CSV line ("..." may hold commas).
+std::vector<std::string> CsvFields(const std::string &line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+// strtod, unlike operator>>, reads "nan" (a row without deviation or residual).
+bool ParseNumber(const std::string &text, double *x) {
+  char *end = nullptr;
+  *x = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0';
+}
+
+bool ParseNumbers(const std::string &text, std::vector<double> *v) {
+  v->clear();
+  const char *p = text.c_str();
+  for (;;) {
+    while (*p == ' ') ++p;
+    if (!*p) return true;
+    char *end = nullptr;
+    const double x = std::strtod(p, &end);
+    if (end == p) return false;
+    v->push_back(x), p = end;
+  }
+}
+
+// Rows written by -bench_csv, refused (one line) unless measured on `signature`. The text is read on rank 0 and
+// broadcast, so every rank parses the same and fails the same.
+PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string &signature, std::vector<ComparisonRow> *rows) {
+  PetscMPIInt rank;
+  std::string text;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  long size = -1;
+  if (rank == 0) {
+    std::ifstream f(path);
+    if (f) {
+      std::ostringstream o;
+      o << f.rdbuf();
+      text = o.str(), size = (long)text.size();
     }
   }
-  PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
+  PetscCallMPI(MPI_Bcast(&size, 1, MPI_LONG, 0, comm));
+  PetscCheck(size >= 0, comm, PETSC_ERR_FILE_OPEN, "-bench_rows: cannot read %s", path.c_str());
+  text.resize((size_t)size);
+  PetscCallMPI(MPI_Bcast(text.data(), (int)size, MPI_CHAR, 0, comm));
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  PetscCheck(line.rfind("# ", 0) == 0, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s is not a CSV written by bench_solvers -bench_csv", path.c_str());
+  PetscCheck(line.substr(2) == signature, comm, PETSC_ERR_USER_INPUT, "-bench_rows: %s was measured on \"%s\", this run is \"%s\"", path.c_str(), line.substr(2).c_str(), signature.c_str());
+  std::getline(in, line);
+  PetscCheck(line == kCsvHeader, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s has another header than bench_solvers -bench_csv writes", path.c_str());
+  for (int n = 3; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = CsvFields(line);
+    ComparisonRow r;
+    double x[13];
+    bool ok = f.size() == (size_t)kCsvFields;
+    for (int k = 0; ok && k < 13; ++k) ok = ParseNumber(f[2 + k], &x[k]);
+    ok = ok && ParseNumbers(f[18], &r.values) && ParseNumbers(f[19], &r.residuals);
+    PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s line %d is not a row of bench_solvers -bench_csv", path.c_str(), n);
+    r.run = f[0], r.solver = f[1];
+    r.states = (PetscInt)x[0], r.requested = (PetscInt)x[1], r.converged = x[2] != 0, r.reference = x[3] != 0, r.max_deviation = x[4], r.max_residual = x[5];
+    r.products = (PetscInt)x[6], r.iterations = (PetscInt)x[7], r.vectors_held = (PetscInt)x[8], r.seconds = x[9], r.peak_rss_mb = x[10], r.solver_mb = x[11], r.center = x[12];
+    r.note = f[15];
+    double skipped;
+    PetscCheck(ParseNumber(f[16], &skipped), comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s line %d is not a row of bench_solvers -bench_csv", path.c_str(), n);
+    r.skipped = skipped != 0, r.run_note = f[17];
+    rows->push_back(std::move(r));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -164,14 +274,21 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   double vbm, cbm, product;
   CompareOptions opts;
   char csv[PETSC_MAX_PATH_LEN] = "";
-  PetscBool has_csv = PETSC_FALSE;
+  char *earlier_files[16];
+  PetscInt nearlier = 16;
+  PetscBool has_csv = PETSC_FALSE, has_earlier = PETSC_FALSE, runs_given = PETSC_FALSE;
   PetscMPIInt size;
+  PetscReal frobenius;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(SetDefaults());
   PetscOptionsBegin(comm, nullptr, "bench_solvers", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV", "bench_solvers", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV (every row, with its states), for -bench_rows", "bench_solvers", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "bench_solvers", earlier_files, &nearlier, &has_earlier));
   PetscOptionsEnd();
+  if (!has_earlier) nearlier = 0;
+  PetscCheck(!has_earlier || nearlier > 0, comm, PETSC_ERR_USER_INPUT, "-bench_rows needs one or more CSV files written by -bench_csv");
+  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-compare_runs", &runs_given));
   PetscCall(TightBindingSystemFromOptions(comm, true, &sys));
   for (int a = 0; a < 3; ++a) PetscCheck(!sys.cell.periodic[a] || sys.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT, "-k: bench_solvers runs at k = 0 (Kramers pairs)");
   PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
@@ -180,18 +297,46 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, &info));
   const double t_build = MPI_Wtime() - t0;
   PetscCall(ProductSeconds(H, &product));
-  PetscCall(PetscPrintf(comm, "bench_solvers: %" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %.0f non-zeros, %.0f MB of H, %d rank%s\n",
-                        sys.structure.total, sys.nano_spec.dot_material.empty() ? "no" : sys.nano_spec.dot_material.c_str(), sys.cell.cells[0], sys.cell.cells[1], sys.cell.cells[2],
-                        sys.model.materials[0].material.c_str(), sys.cell.periodic[0], sys.cell.periodic[1], sys.cell.periodic[2], sys.model.set.c_str(),
-                        sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", info.rows, info.nonzeros, info.bytes / 1048576.0, size, size > 1 ? "s" : ""));
+  PetscCall(MatNorm(H, NORM_FROBENIUS, &frobenius));
+  char description[512], question[256];
+  std::snprintf(description, sizeof description, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %.0f non-zeros, %.0f MB of H, %d rank%s",
+                sys.structure.total, sys.nano_spec.dot_material.empty() ? "no" : sys.nano_spec.dot_material.c_str(), sys.cell.cells[0], sys.cell.cells[1], sys.cell.cells[2],
+                sys.model.materials[0].material.c_str(), sys.cell.periodic[0], sys.cell.periodic[1], sys.cell.periodic[2], sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit",
+                info.rows, info.nonzeros, info.bytes / 1048576.0, size, size > 1 ? "s" : "");
+  // What rows of another job must share with this one: the operator (its Frobenius norm tells the dots apart), the
+  // question and the rank count (times on other ranks are another experiment).
+  std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, opts.nev_valence,
+                opts.nev_conduction, opts.gap_center);
+  const std::string signature = std::string(description) + question;
+  PetscCall(PetscPrintf(comm, "bench_solvers: %s\n", description));
   PetscCall(PetscPrintf(comm, "  H built in %.2f s; one product y = Hx %.2f ms (median of 5); host midgap %.4f eV\n", t_build, 1e3 * product, 0.5 * (vbm + cbm)));
+
+  std::vector<ComparisonRow> earlier;
+  for (PetscInt i = 0; i < nearlier; ++i) {
+    const size_t before = earlier.size();
+    PetscCall(ReadCsv(comm, earlier_files[i], signature, &earlier));
+    PetscCall(PetscPrintf(comm, "  %zu rows from %s\n", earlier.size() - before, earlier_files[i]));
+  }
+  for (PetscInt i = 0; i < nearlier; ++i) PetscCall(PetscFree(earlier_files[i]));
+  // Each run once: without -compare_runs, the runs not measured yet; with it, a run measured before is refused.
+  std::vector<CompareRun> runs;
+  for (CompareRun run : opts.runs) {
+    const bool measured = std::any_of(earlier.begin(), earlier.end(), [&](const ComparisonRow &r) { return r.run == CompareRunName(run); });
+    PetscCheck(!measured || !runs_given, comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s was measured already (-bench_rows); leave it out", CompareRunName(run));
+    if (!measured) runs.push_back(run);
+  }
+  for (size_t i = 0; i < earlier.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      PetscCheck(earlier[i].run != earlier[j].run, comm, PETSC_ERR_USER_INPUT, "-bench_rows: the run %s is in the files twice", earlier[i].run.c_str());
+  opts.runs = runs;
+
   std::vector<ComparisonRow> rows;
   const std::vector<PetscInt> canonical = sys.structure.canonicalRows(info.block_size);
-  PetscCall(CompareSolvers(H, canonical, sys.model.spin_orbit ? info.block_size : 0, opts, &rows));
+  PetscCall(CompareSolvers(H, canonical, sys.model.spin_orbit ? info.block_size : 0, opts, &rows, earlier));
   PetscCall(PetscPrintf(comm, "\n"));
   PetscCall(PrintComparison(comm, rows, opts.level_tol));
   PetscCall(PrintLectureAndTargets(comm, rows));
-  if (has_csv) PetscCall(WriteCsv(comm, csv, rows));
+  if (has_csv) PetscCall(WriteCsv(comm, csv, signature, rows));
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }

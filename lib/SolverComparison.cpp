@@ -185,7 +185,17 @@ PetscErrorCode RunOne(Mat H, CompareRun run, const CompareOptions &o, double cen
   row->converged = row->states >= nev && st.solver.find("not converged") == std::string::npos;
   if (!row->converged) AddNote(&row->note, Format("not converged within %" PetscInt_FMT " products (%" PetscInt_FMT " of %" PetscInt_FMT " states)", o.max_products, row->states, nev));
   if (unresolved) AddNote(&row->note, Format("%" PetscInt_FMT " vectors with residual > %.1e eV not counted", unresolved, residual_limit));
+  row->run_note = row->note;
   PetscFunctionReturn(0);
+}
+
+// The centre of the runs after a converged Lanczos: the nv + nc states nearest the middle of its states are those
+// states, as long as the next level outside is farther than the edge level from the centre. Off the exact middle
+// (where the folded spectrum sees the two edge levels as one) by 1e-6 of the half-width: far less than a level
+// spacing, far more than the folded solvers' resolution.
+double RecenteredCenter(const std::vector<double> &lanczos_values) {
+  const double lo = lanczos_values.front(), hi = lanczos_values.back();
+  return 0.5 * (lo + hi) + 1e-6 * 0.5 * (hi - lo);
 }
 
 struct Level {
@@ -311,7 +321,8 @@ PetscErrorCode CompareOptionsFromOptions(MPI_Comm comm, double default_gap_cente
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, int kramers_block, const CompareOptions &opts, std::vector<ComparisonRow> *rows) {
+PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, int kramers_block, const CompareOptions &opts, std::vector<ComparisonRow> *rows,
+                              std::span<const ComparisonRow> earlier) {
   MPI_Comm comm;
   PetscInt n;
   PetscReal bound;
@@ -324,8 +335,13 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
   const double residual_limit = kFoldedResidualLimit * (bound + std::fabs(opts.gap_center));
   PetscCall(PetscPrintf(comm, "compare: %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV, %zu runs, at most %" PetscInt_FMT " products of H each\n",
                         opts.nev_valence, opts.nev_conduction, opts.gap_center, opts.runs.size(), opts.max_products));
-  rows->clear();
+  rows->assign(earlier.begin(), earlier.end());
   double center = opts.gap_center;
+  for (const ComparisonRow &row : earlier)
+    if (row.run == CompareRunName(CompareRun::lanczos) && opts.recenter && row.converged && !row.values.empty()) {
+      center = RecenteredCenter(row.values);
+      PetscCall(PetscPrintf(comm, "compare: %zu rows measured before; the new runs look around %.6f eV, the middle of their Lanczos states (-compare_recenter)\n", earlier.size(), center));
+    }
   for (size_t i = 0; i < opts.runs.size(); ++i) {
     const CompareRun run = opts.runs[i];
     ComparisonRow row;
@@ -334,18 +350,14 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
     row.requested = nev;
     if (run == CompareRun::sinvert && n > opts.sinvert_max_rows) {
       row.skipped = true, row.converged = false;
-      row.note = Format("skipped: %" PetscInt_FMT " rows > -compare_sinvert_max_rows %" PetscInt_FMT ", too large for MUMPS here", n, opts.sinvert_max_rows);
+      row.note = row.run_note = Format("skipped: %" PetscInt_FMT " rows > -compare_sinvert_max_rows %" PetscInt_FMT ", too large for MUMPS here", n, opts.sinvert_max_rows);
     } else PetscCall(RunOne(H, run, opts, center, canonical_rows, kramers_block, residual_limit, &row));
     PetscCall(PetscPrintf(comm, "compare [%zu/%zu] %s: %" PetscInt_FMT " of %" PetscInt_FMT " states, %" PetscInt_FMT " products, %.2f s%s%s\n", i + 1, opts.runs.size(), row.solver.c_str(),
                           row.states, nev, row.products, row.seconds, row.note.empty() ? "" : "; ", row.note.c_str()));
     if (run == CompareRun::lanczos && opts.recenter && row.converged && !row.values.empty()) {
-      // The nv + nc states nearest the middle of the Lanczos states are those states, as long as the next level
-      // outside is farther than the edge level from the centre. Off the exact middle (where the folded spectrum sees
-      // the two edge levels as one) by 1e-6 of the half-width: far less than a level spacing, far more than the
-      // folded solvers' resolution.
-      const double lo = row.values.front(), hi = row.values.back();
-      center = 0.5 * (lo + hi) + 1e-6 * 0.5 * (hi - lo);
-      PetscCall(PetscPrintf(comm, "compare: the runs after it look around %.6f eV, the middle of the Lanczos states [%.6f, %.6f] eV (-compare_recenter)\n", center, lo, hi));
+        center = RecenteredCenter(row.values);
+      PetscCall(PetscPrintf(comm, "compare: the runs after it look around %.6f eV, the middle of the Lanczos states [%.6f, %.6f] eV (-compare_recenter)\n", center, row.values.front(),
+                            row.values.back()));
     }
     rows->push_back(std::move(row));
   }
@@ -368,7 +380,7 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
       if (r.skipped || r.values.empty() || (pass < 2 && !r.converged) || (pass == 0 && !incomplete[i].empty())) continue;
       if (ref < 0 || r.max_residual < rows[ref].max_residual) ref = (int)i;
     }
-  for (ComparisonRow &r : rows) r.reference = false, r.levels_compared = 0, r.max_deviation = std::numeric_limits<double>::quiet_NaN();
+  for (ComparisonRow &r : rows) r.reference = false, r.levels_compared = 0, r.max_deviation = std::numeric_limits<double>::quiet_NaN(), r.note = r.run_note;
   if (ref < 0) return;
   const ComparisonRow &rr = rows[ref];
   const std::vector<Level> R = Levels(rr.values, level_tol);

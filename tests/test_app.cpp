@@ -36,10 +36,10 @@ fs::path Scratch() {
   return dir;
 }
 
-RunResult RunTbpeta(int ranks, const std::string &args) {
+RunResult RunExecutable(const std::string &name, int ranks, const std::string &args) {
   const char *bin = std::getenv("TBPETA_BIN");
   const char *mpiexec = std::getenv("TBPETA_MPIEXEC");
-  const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
+  const std::string exe = std::string(bin ? bin : "bin") + "/" + name;
   const fs::path out = Scratch() / "stdout.txt", err = Scratch() / "stderr.txt";
   std::string cmd = tbpeta::test::CleanMpiEnvironment() + " " + std::string(mpiexec ? mpiexec : "mpiexec") + " --oversubscribe -q -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
@@ -50,6 +50,8 @@ RunResult RunTbpeta(int ranks, const std::string &args) {
   r.err = Slurp(err);
   return r;
 }
+
+RunResult RunTbpeta(int ranks, const std::string &args) { return RunExecutable("tbpeta", ranks, args); }
 
 int Lines(const std::string &s) {
   int n = 0;
@@ -148,4 +150,44 @@ TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
                          "assert np.abs(a['structure/positions'][:]-b['structure/positions'][:]).max() == 0; assert a['structure/positions'].shape == (64, 3); "
                          "assert 'klimeck2000' in a.attrs['options']\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
+}
+
+// bench_solvers split over jobs: a job's rows (-bench_csv) come back in a later job (-bench_rows) as measured, are
+// compared with its own runs, and are refused for another structure or when a run would be measured twice.
+TEST(App, BenchSolversSplitsTheRunsOverJobs) {
+  TBPETA_ASSERT_RANKS();
+  const std::string sys = "-cells 3,3,3 -dot_radius 0.8 ";
+  const fs::path a = Scratch() / "bench_a.csv", b = Scratch() / "bench_b.csv";
+  fs::remove(a), fs::remove(b);
+  const RunResult r1 = RunExecutable("bench_solvers", 2, sys + "-compare_runs lanczos -bench_csv " + a.string());
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  const RunResult r2 = RunExecutable("bench_solvers", 2, sys + "-compare_runs folded_lanczos -bench_rows " + a.string() + " -bench_csv " + b.string());
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_NE(r2.out.find("1 rows from"), std::string::npos) << r2.out;
+  EXPECT_NE(r2.out.find("the new runs look around"), std::string::npos) << r2.out; // recentred on the earlier Lanczos
+  EXPECT_NE(r2.out.find("folded lanczos               / lanczos: products"), std::string::npos) << r2.out;
+  EXPECT_NE(r2.out.find("the Lanczos needs the least memory"), std::string::npos) << r2.out;
+  // The Lanczos row is carried over as measured: same products and states in both files.
+  const std::string csv_a = Slurp(a), csv_b = Slurp(b);
+  const std::string row_a = csv_a.substr(csv_a.find("\nlanczos,") + 1), row_b = csv_b.substr(csv_b.find("\nlanczos,") + 1);
+  const auto head = [](const std::string &row) { return row.substr(0, row.find(",1,1,")); }; // run .. requested
+  EXPECT_EQ(head(row_a), head(row_b));
+  const auto states = [](const std::string &row) { const std::string line = row.substr(0, row.find('\n')); return line.substr(line.rfind(",\"") ); };
+  EXPECT_EQ(states(row_a), states(row_b));
+  EXPECT_NE(csv_b.find("\nfolded_lanczos,"), std::string::npos) << csv_b;
+  EXPECT_EQ(Lines(csv_b), 4) << csv_b; // signature, header, two rows
+
+  const auto refused = [&](const std::string &args, const std::string &mentions) {
+    SCOPED_TRACE(args);
+    const RunResult r = RunExecutable("bench_solvers", 2, args);
+    EXPECT_FALSE(r.signalled);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(Lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("bench_solvers: error:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+  };
+  refused("-cells 3,3,3 -dot_radius 0.6 -compare_runs folded_lanczos -bench_rows " + a.string(), "was measured on");
+  refused(sys + "-compare_runs lanczos -bench_rows " + a.string(), "-compare_runs: lanczos was measured already");
+  refused(sys + "-bench_rows " + a.string() + "," + a.string(), "in the files twice");
+  refused(sys + "-bench_rows " + (Scratch() / "none.csv").string(), "cannot read");
 }

@@ -51,7 +51,8 @@ struct ComparisonRow {
   double seconds = 0;
   double peak_rss_mb = 0;          // VmHWM during the solve, max over ranks
   bool converged = true;           // false: stopped by the product cap ("not converged within N products")
-  std::string note;
+  std::string note;                // the run's own note (run_note), then the comparison's
+  std::string run_note;            // what the run itself noted (cap, skipped, uncounted vectors); kept when compared again
   // Added by the comparison:
   std::string run;                 // its name in -compare_runs, e.g. "folded_arpack"
   double center = std::numeric_limits<double>::quiet_NaN(); // eV: its gap centre (Lanczos), target (SLEPc) or shift (folded)
@@ -88,9 +89,13 @@ PetscErrorCode CompareOptionsFromOptions(MPI_Comm comm, double default_gap_cente
 // recentred. A state whose residual exceeds kFoldedResidualLimit * (||H||_inf + |E|) is no eigenvector
 // of H (a folded run's mix of E - d and E + d) and is not counted (note). Rows are identical on every rank.
 // PETSC_ERR_USER_INPUT when more states are wanted than H has rows. Collective.
-PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, int kramers_block, const CompareOptions &opts, std::vector<ComparisonRow> *rows);
+// earlier: rows of the same question measured before (e.g. another job of bench_solvers, -bench_rows), put first in
+// *rows and compared with the new ones; a converged Lanczos among them sets the centre of the new runs (recentring).
+PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, int kramers_block, const CompareOptions &opts, std::vector<ComparisonRow> *rows,
+                              std::span<const ComparisonRow> earlier = {});
 
-// Picks the reference and sets every row's max_deviation, levels_compared and comparison notes. Levels: runs of
+// Picks the reference and sets every row's max_deviation, levels_compared and note (its run_note, then the
+// comparison's notes; so rows can be compared again). Levels: runs of
 // ascending values closer than level_tol, with their multiplicity. multiplicity: states per level the symmetry
 // guarantees (2: Kramers pairs, spin-orbit at k = 0); a level with another count is INCOMPLETE (a Krylov solver
 // from one start vector sees the second state of a degenerate level only through rounding, and may stop with one
