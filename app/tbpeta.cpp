@@ -19,7 +19,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "tbpeta/ResultsWriter.hpp"
 #include "tbpeta/SlepcSolver.hpp"
 #include "tbpeta/SolverComparison.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
+#include "tbpeta/Hamiltonian.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
 
 using namespace tbpeta;
@@ -28,7 +28,7 @@ namespace {
 
 const char *basisName(BasisModel b) { return b == BasisModel::sp3sstar ? "sp3s*" : "sp3d5s*"; }
 
-PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianInfo &info, MatrixFormat format) {
+PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianInfo &info, const HamiltonianOptions &hopts) {
   const Structure &s = sys.structure;
   const TightBindingModel &m = sys.model;
   PetscFunctionBeginUser;
@@ -53,8 +53,12 @@ PetscErrorCode PrintSummary(MPI_Comm comm, const TightBindingSystem &sys, const 
     PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", sys.nano_spec.dot_material.c_str(), shape, ce[0], ce[1], ce[2]));
   }
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
-  PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", format == MatrixFormat::aij ? "MATMPIAIJ" : "MATMPIBAIJ",
-                        info.rows, info.nonzeros, info.bytes / (double)s.total));
+  if (hopts.kind == HamiltonianKind::stored)
+    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", hopts.format == MatrixFormat::aij ? "MATMPIAIJ" : "MATMPIBAIJ",
+                          info.rows, info.nonzeros, info.bytes / (double)s.total));
+  else
+    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", HamiltonianDescription(hopts).c_str(), info.rows,
+                          info.bytes / (double)s.total, HamiltonianKindName(hopts.kind)));
   const auto &g = sys.partition.grid();
   PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
                         g[2], partitionName(sys.partition_kind), mins[0], maxs[0], mins[1], maxs[1]));
@@ -152,8 +156,8 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   if (has_output) PetscCall(CheckOutputPath(comm, output));
 
   PetscCall(TightBindingSystemFromOptions(comm, !help, &sys));
-  MatrixFormat format;
-  PetscCall(MatrixFormatFromOptions(comm, &format));
+  HamiltonianOptions hopts;
+  PetscCall(HamiltonianOptionsFromOptions(comm, &hopts));
   SolverKind solver;
   PetscCall(SolverKindFromOptions(comm, &solver));
   for (const auto &w : sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
@@ -171,8 +175,8 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
   Mat H;
   HamiltonianInfo info;
-  PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, format, &H, &info));
-  PetscCall(PrintSummary(comm, sys, info, format));
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, hopts, &H, &info));
+  PetscCall(PrintSummary(comm, sys, info, hopts));
   PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));
 
   EigenStates states;

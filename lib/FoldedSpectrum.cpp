@@ -248,7 +248,7 @@ PetscErrorCode CheckSlepcCombination(EPS eps, bool has_stored_matrix) {
       stored = !shell;
     }
   }
-  PetscCheck(!(invert && !stored), comm, PETSC_ERR_USER_INPUT, "st_type %s: shift-and-invert needs the stored matrix, not a matrix-free operator such as the folded spectrum's", sttype);
+  PetscCheck(!(invert && !stored), comm, PETSC_ERR_USER_INPUT, "-st_type %s: shift-and-invert factors the matrix: it needs -hamiltonian stored, not an operator (-hamiltonian shell or stored_blocks, the folded spectrum's)", sttype);
   PetscFunctionReturn(0);
 }
 

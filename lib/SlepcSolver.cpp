@@ -7,7 +7,7 @@
 
 #include "tbpeta/FoldedSpectrum.hpp"
 #include "tbpeta/LogEvents.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
+#include "tbpeta/Hamiltonian.hpp"
 
 namespace tbpeta {
 
@@ -32,6 +32,7 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states,
   PetscCheck(std::isfinite(PetscRealPart(target)), comm, PETSC_ERR_USER_INPUT, "-eps_target: %g is not a finite energy (eV)", (double)PetscRealPart(target));
   PetscCall(CheckSlepcCombination(eps, true));
   PetscCall(CheckDenseSize(eps, H));
+  PetscCall(CheckEntriesAvailable(eps, H));
   PetscInt products0 = 0, products1 = 0;
   PetscCall(HamiltonianProductCount(H, &products0));
   const double t0 = MPI_Wtime();
@@ -97,6 +98,18 @@ PetscErrorCode CheckDenseSize(EPS eps, Mat H) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode CheckEntriesAvailable(EPS eps, Mat H) {
+  bool stored;
+  EPSType type;
+  PetscFunctionBeginUser;
+  PetscCall(HamiltonianIsStored(H, &stored));
+  if (stored) PetscFunctionReturn(0);
+  PetscCall(EPSGetType(eps, &type));
+  PetscCheck(!type || std::string(type) != EPSLAPACK, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+             "-eps_type lapack densifies the entries of H: it needs -hamiltonian stored, not an operator (-hamiltonian shell or stored_blocks)");
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values) {
   EPS eps;
   PetscInt n, nconv;
@@ -111,6 +124,7 @@ PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values) {
   PetscCall(EPSSetDimensions(eps, n, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_SMALLEST_REAL));
   PetscCall(CheckDenseSize(eps, H));
+  PetscCall(CheckEntriesAvailable(eps, H));
   PetscCall(EPSSolve(eps));
   PetscCall(EPSGetConverged(eps, &nconv));
   values->resize(nconv);

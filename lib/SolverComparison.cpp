@@ -10,6 +10,7 @@
 
 #include "tbpeta/EigenSolver.hpp"
 #include "tbpeta/FoldedSpectrum.hpp"
+#include "tbpeta/Hamiltonian.hpp"
 #include "tbpeta/ResidentMemory.hpp"
 
 namespace tbpeta {
@@ -332,6 +333,8 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
   const PetscInt nev = opts.nev_valence + opts.nev_conduction;
   PetscCheck(nev <= n, comm, PETSC_ERR_USER_INPUT, "-compare_nev_valence + -compare_nev_conduction: %" PetscInt_FMT " states wanted, but H has only %" PetscInt_FMT " rows", nev, n);
   PetscCall(MatNorm(H, NORM_INFINITY, &bound));
+  bool stored;
+  PetscCall(HamiltonianIsStored(H, &stored));
   const double residual_limit = kFoldedResidualLimit * (bound + std::fabs(opts.gap_center));
   PetscCall(PetscPrintf(comm, "compare: %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV, %zu runs, at most %" PetscInt_FMT " products of H each\n",
                         opts.nev_valence, opts.nev_conduction, opts.gap_center, opts.runs.size(), opts.max_products));
@@ -348,7 +351,10 @@ PetscErrorCode CompareSolvers(Mat H, std::span<const PetscInt> canonical_rows, i
     row.run = CompareRunName(run);
     row.solver = CompareRunLabel(run);
     row.requested = nev;
-    if (run == CompareRun::sinvert && n > opts.sinvert_max_rows) {
+    if (run == CompareRun::sinvert && !stored) {
+      row.skipped = true, row.converged = false;
+      row.note = row.run_note = "skipped: shift-and-invert factors H; it needs -hamiltonian stored";
+    } else if (run == CompareRun::sinvert && n > opts.sinvert_max_rows) {
       row.skipped = true, row.converged = false;
       row.note = row.run_note = Format("skipped: %" PetscInt_FMT " rows > -compare_sinvert_max_rows %" PetscInt_FMT ", too large for MUMPS here", n, opts.sinvert_max_rows);
     } else PetscCall(RunOne(H, run, opts, center, canonical_rows, kramers_block, residual_limit, &row));

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 
 #include "tbpeta/LogEvents.hpp"
-#include "tbpeta/SlaterKoster.hpp"
+#include "tbpeta/HamiltonianBlocks.hpp"
 
 namespace tbpeta {
 
@@ -29,140 +29,6 @@ PetscErrorCode MatrixFormatFromOptions(MPI_Comm comm, MatrixFormat *format) {
 }
 
 namespace {
-
-// Orbitals of the basis, as indices into the full order (s, p, d, s*).
-std::vector<int> basisOrbitals(BasisModel m) {
-  if (m == BasisModel::sp3sstar) return {kS, kPx, kPy, kPz, kSstar};
-  return {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-}
-
-// Builds every atom's blocks; the two storage formats only differ in how they take them.
-class BlockBuilder {
-public:
-  BlockBuilder(const Structure &s, const TightBindingModel &model, std::array<double, 3> k) : s_(s), model_(model), k_(k) {
-    orbs_ = basisOrbitals(model.basis);
-    norb_ = (int)orbs_.size();
-    bs_ = model.blockSize();
-    spins_ = model.spin_orbit ? 2 : 1;
-    const double inv = 1.0 / std::sqrt(3.0);
-    bond_.resize(model.materials.size());
-    pattern_.resize(model.materials.size());
-    for (size_t m = 0; m < model.materials.size(); ++m)
-      for (int b = 0; b < 4; ++b) {
-        const auto &d = ZincblendeLattice::kAnionBonds[b];
-        bond_[m][b] = anionCationBlock(model.materials[m].bond, d[0] * inv, d[1] * inv, d[2] * inv);
-        // The non-zero integrals of each row, in ascending column: rows of the anion (B) and of the cation (B^T).
-        for (int o = 0; o < 2; ++o) {
-          BondPattern &P = pattern_[m][b][o];
-          P.start.assign(norb_ + 1, 0);
-          for (int r = 0; r < norb_; ++r) {
-            for (int c = 0; c < norb_; ++c) {
-              const double v = o == 0 ? bond_[m][b][orbs_[r]][orbs_[c]] : bond_[m][b][orbs_[c]][orbs_[r]];
-              if (v == 0) continue;
-              P.col.push_back(c);
-              P.v.push_back(v);
-            }
-            P.start[r + 1] = (int)P.col.size();
-          }
-        }
-      }
-  }
-  int blockSize() const { return bs_; }
-  int orbitals() const { return norb_; }
-
-  // The stored integrals of one bond direction: row r (orbital of the row atom) holds col[start[r] .. start[r+1]),
-  // orbitals of the neighbour, ascending, with their values v (never zero); the same for both spins.
-  struct BondPattern {
-    std::vector<int> start, col;
-    std::vector<double> v;
-  };
-  // Bond b of owned atom i: its integrals (rows of atom i) and the Bloch phase of its rows.
-  const BondPattern &bondPattern(PetscInt i, int b) const {
-    const bool anion = s_.sublattice(i) == Sublattice::anion;
-    const int cation = anion ? s_.bonds[i][b] : (int)i;
-    return pattern_[s_.material[cation]][b][anion ? 0 : 1];
-  }
-  Complex bondPhase(PetscInt i, int b) const {
-    const bool anion = s_.sublattice(i) == Sublattice::anion;
-    // Phase of the anion -> cation coupling: the anion sees the cation's image at +wrap; the cation sees the
-    // anion's at -wrap, so its row takes the exact conjugate.
-    const auto &w = s_.wraps[i];
-    const int sign = anion ? 1 : -1;
-    double theta = 0;
-    for (int a = 0; a < 3; ++a) theta += k_[a] * sign * w[3 * b + a] * s_.lattice.planes()[a];
-    theta *= M_PI / 2; // k in 2pi/a, wrap in planes of a/4
-    Complex phase = theta == 0 ? Complex(1) : Complex(std::cos(theta), std::sin(theta));
-    if (!anion) phase = std::conj(phase);
-    return phase;
-  }
-  // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
-  // on s and p of each spin) and the exact count of a bond block's.
-  int onsiteBound(bool dangling) const { return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0)); }
-  int bondCount(PetscInt i, int b) const { return (int)bondPattern(i, b).col.size() * spins_; }
-
-  // On-site block of owned atom i (bs x bs, row-major).
-  void onsite(PetscInt i, Complex *blk) const {
-    std::fill(blk, blk + bs_ * bs_, Complex(0));
-    const bool anion = s_.sublattice(i) == Sublattice::anion;
-    OnSiteEnergies e{};
-    double shift = 0;
-    int n = 0;
-    auto add = [&](int m) {
-      const auto &src = anion ? model_.materials[m].anion_onsite : model_.materials[m].cation_onsite;
-      e.s += src.s, e.p += src.p, e.d += src.d, e.sstar += src.sstar, e.lambda_so += src.lambda_so;
-      shift += model_.vbo[m];
-      ++n;
-    };
-    if (anion) {
-      for (int b = 0; b < 4; ++b)
-        if (s_.bonds[i][b] >= 0) add(s_.material[s_.bonds[i][b]]);
-      if (n == 0) add(s_.material[i]);
-    } else add(s_.material[i]);
-    const double w = 1.0 / n;
-    e.s *= w, e.p *= w, e.d *= w, e.sstar *= w, e.lambda_so *= w, shift *= w;
-    const auto diag = onsiteEnergies(e);
-    for (int sp = 0; sp < spins_; ++sp)
-      for (int o = 0; o < norb_; ++o) blk[(sp * norb_ + o) * bs_ + sp * norb_ + o] = diag[orbs_[o]] + shift;
-    if (model_.spin_orbit) {
-      const auto so = spinOrbitP(e.lambda_so);
-      // (x,y,z) up -> rows 1..3, (x,y,z) down -> rows norb+1..norb+3
-      for (int r = 0; r < 6; ++r)
-        for (int c = 0; c < 6; ++c) {
-          const int R = (r / 3) * norb_ + 1 + r % 3, C = (c / 3) * norb_ + 1 + c % 3;
-          blk[R * bs_ + C] += so[r][c];
-        }
-    }
-    for (int b = 0; b < 4; ++b) {
-      if (s_.bonds[i][b] >= 0) continue;
-      const auto v = ZincblendeLattice::bondVector(s_.sites[i], b);
-      const auto pas = danglingBondShift(model_.passivation_shift, v[0], v[1], v[2]);
-      for (int sp = 0; sp < spins_; ++sp)
-        for (int r = 0; r < 4; ++r)
-          for (int c = 0; c < 4; ++c) blk[(sp * norb_ + r) * bs_ + sp * norb_ + c] += pas[r][c];
-    }
-  }
-
-  // Bond block of owned atom i along bond b (bs x bs, row-major: rows of atom i, columns of its neighbour).
-  void bond(PetscInt i, int b, Complex *blk) const {
-    std::fill(blk, blk + bs_ * bs_, Complex(0));
-    const BondPattern &P = bondPattern(i, b);
-    const Complex phase = bondPhase(i, b);
-    for (int r = 0; r < norb_; ++r)
-      for (int e = P.start[r]; e < P.start[r + 1]; ++e) {
-        const Complex z = P.v[e] * phase;
-        for (int sp = 0; sp < spins_; ++sp) blk[(sp * norb_ + r) * bs_ + sp * norb_ + P.col[e]] = z;
-      }
-  }
-
-private:
-  const Structure &s_;
-  const TightBindingModel &model_;
-  std::array<double, 3> k_;
-  std::vector<int> orbs_;
-  int norb_ = 0, bs_ = 0, spins_ = 1;
-  std::vector<std::array<OrbitalBlock, 4>> bond_; // per material and bond direction
-  std::vector<std::array<std::array<BondPattern, 2>, 4>> pattern_; // per material, bond direction, row atom (anion, cation)
-};
 
 // A large array written once, front to back: allocated uninitialised, so that pages are only touched (and only
 // then cost memory) where entries are written, and advised for transparent huge pages where the kernel has them:
@@ -197,7 +63,7 @@ PetscErrorCode DestroyCsrStorage(void *ctx) {
   return 0;
 }
 
-PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder &builder, Mat *H) {
+PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const HamiltonianBlocks &builder, Mat *H) {
   const int bs = builder.blockSize(), norb = builder.orbitals();
   const PetscInt m = s.owned * bs;
   std::unique_ptr<CsrStorage> csr(new CsrStorage);
@@ -240,7 +106,7 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder
     bool halo;
   };
   std::vector<Part> parts;
-  const BlockBuilder::BondPattern *pattern[4] = {nullptr, nullptr, nullptr, nullptr};
+  const HamiltonianBlocks::BondPattern *pattern[4] = {nullptr, nullptr, nullptr, nullptr};
   Complex phase[4];
   for (PetscInt i = 0; i < s.owned; ++i) {
     parts.clear();
@@ -270,7 +136,7 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder
             }
         } else {
           // The bond block's row r: its integrals times the phase, in the spin block of the row.
-          const BlockBuilder::BondPattern &P = *pattern[p.b];
+          const HamiltonianBlocks::BondPattern &P = *pattern[p.b];
           const Complex ph = phase[p.b];
           const PetscInt col0 = p.col0 + sp * norb;
           for (int e = P.start[ro]; e < P.start[ro + 1]; ++e) {
@@ -299,7 +165,7 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const BlockBuilder &builder, Mat *H) {
+PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const HamiltonianBlocks &builder, Mat *H) {
   const int bs = builder.blockSize();
   const PetscInt m = s.owned * bs;
   std::vector<PetscInt> dnnz(s.owned, 1), onnz(s.owned, 0);
@@ -356,7 +222,9 @@ PetscErrorCode LoggedMult(Mat A, Vec x, Vec y) {
   PetscCall(PetscLogEventEnd(ev->product, A, x, y, 0));
   PetscFunctionReturn(0);
 }
-PetscErrorCode LogProducts(Mat H) {
+} // namespace
+
+PetscErrorCode CountProducts(Mat H) {
   auto *kernel = new ProductKernel;
   PetscContainer container;
   PetscFunctionBeginUser;
@@ -369,8 +237,6 @@ PetscErrorCode LogProducts(Mat H) {
   PetscCall(MatSetOperation(H, MATOP_MULT, (void (*)(void))LoggedMult));
   PetscFunctionReturn(0);
 }
-
-} // namespace
 
 PetscErrorCode HamiltonianProductCount(Mat H, PetscInt *count) {
   PetscContainer container = nullptr;
@@ -390,11 +256,11 @@ PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const Tigh
   static_assert(sizeof(PetscScalar) == sizeof(Complex), "tbpeta needs a complex PETSc build");
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->assembly, 0, 0, 0, 0));
-  BlockBuilder builder(s, model, k);
+  HamiltonianBlocks builder(s, model, k);
   if (format == MatrixFormat::aij) PetscCall(AssembleAIJ(comm, s, builder, H));
   else PetscCall(AssembleBAIJ(comm, s, builder, H));
   PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
-  PetscCall(LogProducts(*H));
+  PetscCall(CountProducts(*H));
   PetscCall(PetscLogEventEnd(ev->assembly, 0, 0, 0, 0));
   if (info) {
     MatInfo mi;

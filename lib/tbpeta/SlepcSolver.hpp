@@ -19,6 +19,9 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states,
 inline constexpr PetscInt kDenseMaxRows = 8000;
 // Refuses (PETSC_ERR_USER_INPUT, one line) an EPS of type lapack on an H larger than -dense_max_rows. Collective.
 PetscErrorCode CheckDenseSize(EPS eps, Mat H);
+// PETSC_ERR_USER_INPUT when eps would densify an H that is an operator (-hamiltonian stored_blocks or shell):
+// -eps_type lapack. (Shift-and-invert on an operator is refused by CheckSlepcCombination.)
+PetscErrorCode CheckEntriesAvailable(EPS eps, Mat H);
 
 // Every eigenvalue of a small H (dense LAPACK through SLEPc's EPSLAPACK), ascending. Collective.
 PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values);

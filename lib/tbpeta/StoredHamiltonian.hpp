@@ -32,6 +32,9 @@ PetscErrorCode MatrixFormatFromOptions(MPI_Comm comm, MatrixFormat *format);
 PetscErrorCode AssembleHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H,
                                    HamiltonianInfo *info);
 
+// Wraps H's product so that each y = Hx is counted and shows in -log_view as TbProduct (done by every builder of H).
+PetscErrorCode CountProducts(Mat H);
+
 // Products y = Hx done with H so far (every solver's product counter reads it before and after its solve).
 PetscErrorCode HamiltonianProductCount(Mat H, PetscInt *count);
 
