@@ -1,0 +1,287 @@
+// bench_operators: the product y = Hx of every operator tbpeta has for H, side by side in one run: PETSc's AIJ and
+// BAIJ (-hamiltonian stored), tbpeta's stored bond blocks (stored_blocks) and the on-the-fly operator (shell, with
+// the block cache on and off), on bulk GaAs and on a passivated InAs dot in GaAs (interfaces and surfaces break the
+// block sharing), sp3s* (vogl1983) and sp3d5s*+SO (nemo3d), next to this machine's STREAM-style triad bandwidth
+// measured in the same run. A printed benchmark, not a test.
+//
+//   mpiexec -n R bench_operators [-bench_cells 24,50] [-bench_sets vogl1983,nemo3d] [-bench_structures bulk,dot]
+//                                [-bench_variants aij,baij,stored_blocks,shell,shell_nocache] [-bench_products 7]
+//                                [-bench_max_mb MB] [-bench_csv FILE]
+// Per variant: ms and µs per atom of one product (median of the timed products, the variants interleaved so that
+// the machine's load hits all alike), GFlop/s (the operator's own flop count: 8 per complex AIJ entry; the block
+// operators' real multiply-adds), effective GB/s (bytes = the operator's storage + x + y + halo, printed),
+// operator bytes per atom, and the resident memory each variant added (VmRSS) and its peak while built (VmHWM).
+// The targets (issue "Recompute on the fly, and the fastest product") are printed against the measured ratios.
+// A variant whose estimated storage exceeds -bench_max_mb (default: half of MemAvailable per rank) is skipped
+// with a note (BAIJ with spin at 10^6 atoms needs about 30 GB).
+static const char help[] = "bench_operators: product time, bandwidth and memory of every operator for H, side by side, with the triad bandwidth.\n"
+                           "  -bench_cells n1,n2,...      cube sizes in cells (default 24: 110,592 atoms)\n"
+                           "  -bench_sets a,b             parameter sets (default vogl1983,nemo3d)\n"
+                           "  -bench_structures a,b       bulk (periodic), dot (passivated InAs sphere in GaAs) (default both)\n"
+                           "  -bench_variants a,b,...     aij, baij, stored_blocks, shell, shell_nocache (default all)\n"
+                           "  -bench_products N           timed products per variant, interleaved (default 7)\n"
+                           "  -bench_max_mb MB            skip a variant whose storage would exceed this per rank (default: MemAvailable/2/ranks)\n"
+                           "  -bench_csv FILE             also write the rows as CSV\n\n";
+
+#include <petscmat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <malloc.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/Hamiltonian.hpp"
+#include "tbpeta/ResidentMemory.hpp"
+#include "tbpeta/TightBindingSystem.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+struct Variant {
+  std::string name;
+  HamiltonianOptions opts;
+};
+
+const Variant kVariants[] = {
+    {"aij", {HamiltonianKind::stored, MatrixFormat::aij, true}},
+    {"baij", {HamiltonianKind::stored, MatrixFormat::baij, true}},
+    {"stored_blocks", {HamiltonianKind::stored_blocks, MatrixFormat::aij, true}},
+    {"shell", {HamiltonianKind::shell, MatrixFormat::aij, true}},
+    {"shell_nocache", {HamiltonianKind::shell, MatrixFormat::aij, false}},
+};
+
+struct Row {
+  std::string set, structure, variant, note;
+  int ranks = 1, cells = 0;
+  long long atoms = 0, rows = 0;
+  double op_bytes = 0, vec_bytes = 0; // operator storage (global); x + y + halo (global)
+  double seconds = 0, flops = 0;      // median product; flops of one product (global)
+  double rss_mb = 0, hwm_mb = 0;      // resident added by the variant, peak while building it (max over ranks)
+  bool skipped = false;
+  double usPerAtom() const { return seconds / (double)atoms * 1e6; }
+  double gflops() const { return flops / seconds / 1e9; }
+  double gbs() const { return (op_bytes + vec_bytes) / seconds / 1e9; }
+};
+
+// MemAvailable of the node in MB (all ranks of these runs share one node).
+double ProcMemAvailableMb() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb;
+  while (f >> key >> kb) {
+    if (key == "MemAvailable:") return kb / 1024;
+    f.ignore(256, '\n');
+  }
+  return 1e6;
+}
+
+// STREAM triad a = b + s c on three arrays of `mb` MB per rank, all ranks at once; best of 5, aggregate GB/s
+// (24 bytes moved per element: two reads, one write).
+PetscErrorCode TriadGBs(MPI_Comm comm, double mb, double *gbs) {
+  const size_t n = (size_t)(mb * 1048576 / 8);
+  std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
+  double best = 1e30;
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (int rep = 0; rep < 6; ++rep) {
+    PetscCallMPI(MPI_Barrier(comm));
+    const double t0 = MPI_Wtime();
+    const double s = 1.0 + 1e-3 * rep;
+    for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+    double dt = MPI_Wtime() - t0;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+    if (rep > 0) best = std::min(best, dt); // the first touches the pages
+  }
+  volatile double sink = a[n / 2];
+  (void)sink;
+  *gbs = 24.0 * (double)n * size / best / 1e9;
+  PetscFunctionReturn(0);
+}
+
+// The storage a variant would need per rank (estimate from the atoms and the basis), in MB.
+double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
+  const double per_atom = v.opts.kind == HamiltonianKind::shell ? 100.0
+                          : v.opts.kind == HamiltonianKind::stored_blocks ? 4.0 * norb * norb * 8 + 100
+                          : v.opts.format == MatrixFormat::baij ? 5.0 * bs * bs * 16
+                                                                : 5.0 * bs * (bs / 2.0) * 20; // AIJ: about half of each block non-zero, 20 B per entry
+  return per_atom * atoms_per_rank / 1048576.0;
+}
+
+PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs, int norb, int spins, double *flops) {
+  PetscFunctionBeginUser;
+  if (v.opts.kind == HamiltonianKind::stored) {
+    MatInfo info;
+    PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &info));
+    *flops = 8.0 * info.nz_used; // complex multiply-add
+  } else {
+    long long bonds = 0;
+    for (PetscInt i = 0; i < s.owned; ++i)
+      for (int b = 0; b < 4; ++b) bonds += s.bonds[i][b] >= 0;
+    double f = (double)bonds * 4.0 * norb * norb * spins + (double)s.owned * 2.0 * bs;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    *flops = f;
+  }
+  PetscFunctionReturn(0);
+}
+
+std::vector<std::string> Split(const char *text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
+  char csv[PETSC_MAX_PATH_LEN] = "";
+  PetscInt products = 7;
+  PetscReal max_mb = -1;
+  PetscBool has_csv = PETSC_FALSE;
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscOptionsBegin(comm, nullptr, "bench_operators", "tbpeta");
+  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text, sizeof cells_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text, sizeof sets_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_structures", "bulk, dot", "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators", variants_text, variants_text, sizeof variants_text, nullptr));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", products, &products, nullptr));
+  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB)", "bench_operators", max_mb, &max_mb, nullptr));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
+  PetscOptionsEnd();
+  PetscCheck(products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", products);
+  if (max_mb < 0) max_mb = ProcMemAvailableMb() / 2 / size;
+  std::vector<int> cells;
+  for (const std::string &c : Split(cells_text)) {
+    const int n = std::atoi(c.c_str());
+    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells", c.c_str());
+    cells.push_back(n);
+  }
+  std::vector<const Variant *> variants;
+  for (const std::string &name : Split(variants_text)) {
+    const Variant *v = std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
+    PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT, "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
+    variants.push_back(v);
+  }
+  for (const std::string &st : Split(structures_text))
+    PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
+
+  double triad;
+  PetscCall(TriadGBs(comm, 256, &triad));
+  PetscCall(PetscPrintf(comm, "bench_operators: %d rank%s; triad a = b + s c (3 x 256 MB per rank): %.2f GB/s over all ranks\n", size, size > 1 ? "s" : "", triad));
+
+  std::vector<Row> rows;
+  for (const std::string &set : Split(sets_text))
+    for (const std::string &structure : Split(structures_text))
+      for (int n : cells) {
+        const bool dot = structure == "dot";
+        std::string options = "-params " + set + " -material GaAs -cells " + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n);
+        options += dot ? " -periodic 0,0,0 -dot_material InAs -dot_shape sphere -dot_radius " + std::to_string(0.25 * n * 0.56532) : " -periodic 1,1,1";
+        PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
+        TightBindingSystem sys;
+        PetscCall(TightBindingSystemFromOptions(comm, true, &sys));
+        PetscCall(PetscOptionsClearValue(nullptr, "-dot_material"));
+        PetscCall(PetscOptionsClearValue(nullptr, "-dot_shape"));
+        PetscCall(PetscOptionsClearValue(nullptr, "-dot_radius"));
+        const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
+        PetscInt halo = sys.structure.halo();
+        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPIU_INT, MPI_SUM, comm));
+        std::vector<Mat> ops;
+        std::vector<size_t> row_of;
+        for (const Variant *v : variants) {
+          Row r;
+          r.set = set, r.structure = structure, r.variant = v->name, r.ranks = size, r.cells = n, r.atoms = sys.structure.total;
+          r.rows = (long long)sys.structure.total * bs;
+          r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
+          const double est = EstimateMb(*v, (double)sys.structure.total / size, bs, norb);
+          if (est > max_mb) {
+            r.skipped = true;
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "skipped: about %.0f MB per rank > -bench_max_mb %.0f", est, (double)max_mb);
+            r.note = buf;
+            rows.push_back(r);
+            continue;
+          }
+          malloc_trim(0);
+          const double rss0 = ProcStatusKb("VmRSS");
+          ResetPeakResident();
+          Mat H;
+          HamiltonianInfo info;
+          PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, v->opts, &H, &info));
+          double rss = (ProcStatusKb("VmRSS") - rss0) / 1024, hwm = (ProcStatusKb("VmHWM") - rss0) / 1024;
+          PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rss, 1, MPI_DOUBLE, MPI_MAX, comm));
+          PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hwm, 1, MPI_DOUBLE, MPI_MAX, comm));
+          r.rss_mb = rss, r.hwm_mb = hwm, r.op_bytes = info.bytes;
+          PetscCall(ProductFlops(*v, H, sys.structure, bs, norb, spins, &r.flops));
+          ops.push_back(H);
+          row_of.push_back(rows.size());
+          rows.push_back(r);
+        }
+        // Products interleaved: round k times every variant once, so a change of the machine's load hits all.
+        if (!ops.empty()) {
+          Vec x, y;
+          PetscCall(MatCreateVecs(ops[0], &x, &y));
+          PetscCall(VecSet(x, 1.0));
+          std::vector<std::vector<double>> t(ops.size());
+          for (PetscInt k = -1; k < products; ++k)
+            for (size_t o = 0; o < ops.size(); ++o) {
+              PetscCallMPI(MPI_Barrier(comm));
+              const double t0 = MPI_Wtime();
+              PetscCall(MatMult(ops[o], x, y));
+              double dt = MPI_Wtime() - t0;
+              PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+              if (k >= 0) t[o].push_back(dt); // k = -1: warm-up
+            }
+          for (size_t o = 0; o < ops.size(); ++o) {
+            std::sort(t[o].begin(), t[o].end());
+            rows[row_of[o]].seconds = t[o][t[o].size() / 2];
+            PetscCall(MatDestroy(&ops[o]));
+          }
+          PetscCall(VecDestroy(&x));
+          PetscCall(VecDestroy(&y));
+        }
+      }
+
+  PetscCall(PetscPrintf(comm, "\n%-9s %-5s %9s %10s %-14s %9s %9s %8s %8s %10s %8s %8s %9s  %s\n", "set", "struct", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s", "GB/s",
+                        "op B/atom", "RSS MB", "HWM MB", "vs aij", "note"));
+  for (const Row &r : rows) {
+    const auto aij = std::find_if(rows.begin(), rows.end(), [&](const Row &q) { return q.variant == "aij" && !q.skipped && q.set == r.set && q.structure == r.structure && q.cells == r.cells; });
+    if (r.skipped) {
+      PetscCall(PetscPrintf(comm, "%-9s %-5s %9lld %10lld %-14s %9s %9s %8s %8s %10s %8s %8s %9s  %s\n", r.set.c_str(), r.structure.c_str(), r.atoms, r.rows, r.variant.c_str(), "-", "-", "-", "-", "-",
+                            "-", "-", "-", r.note.c_str()));
+      continue;
+    }
+    char vs[32] = "-";
+    if (aij != rows.end()) std::snprintf(vs, sizeof vs, "%.2fx", aij->seconds / r.seconds);
+    PetscCall(PetscPrintf(comm, "%-9s %-5s %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %8.1f %8.1f %9s  %s\n", r.set.c_str(), r.structure.c_str(), r.atoms, r.rows, r.variant.c_str(),
+                          1e3 * r.seconds, r.usPerAtom(), r.gflops(), r.gbs(), r.op_bytes / (double)r.atoms, r.rss_mb, r.hwm_mb, vs, r.note.c_str()));
+  }
+  PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H; GB/s counts the operator's storage + x + y + halo; triad %.2f GB/s)\n", triad));
+  if (has_csv) {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) {
+      std::ofstream f(csv);
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-bench_csv: cannot write %s", csv);
+      f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
+      for (const Row &r : rows)
+        f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
+          << r.gflops() << ',' << r.gbs() << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad << ",\"" << r.note << "\"\n";
+    }
+    PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "bench_operators", Run); }
