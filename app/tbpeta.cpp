@@ -175,6 +175,17 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
 
   Mat H;
   HamiltonianInfo info;
+  {
+    // The memory estimate before building, against the measured peak printed after the solve.
+    double h_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, hopts), rows_max = (double)sys.structure.owned * sys.model.blockSize();
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &h_bytes, 1, MPI_DOUBLE, MPI_MAX, comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rows_max, 1, MPI_DOUBLE, MPI_MAX, comm));
+    PetscInt nvec;
+    PetscCall(EstimateVectorsHeld(comm, solver, 0.5 * (vbm + cbm), &nvec));
+    const double vec_mb = rows_max * sizeof(PetscScalar) / 1048576.0;
+    PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): H %s %.1f MB; solver about %" PetscInt_FMT " vectors x %.2f MB = %.1f MB\n", HamiltonianKindName(hopts.kind),
+                          h_bytes / 1048576.0, nvec, vec_mb, nvec * vec_mb));
+  }
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, hopts, &H, &info));
   PetscCall(PrintSummary(comm, sys, info, hopts));
   PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));

@@ -1,5 +1,8 @@
 #include "tbpeta/EigenSolver.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include <string>
 
 #include "tbpeta/AllocationTracker.hpp"
@@ -44,6 +47,56 @@ PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center) {
   PetscOptionsBegin(comm, nullptr, "Dense LAPACK references", "tbpeta");
   PetscCall(PetscOptionsInt("-dense_max_rows", "Largest H that -eps_type lapack may densify", "CheckDenseSize", dense, &dense, nullptr));
   PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+namespace {
+
+// SLEPc's basis for nev values unless -<prefix>eps_ncv is given (Krylov-Schur's default, ARPACK's when arpack).
+PetscInt SlepcBasis(const char *prefix, PetscInt nev, bool arpack) {
+  PetscInt ncv = arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15);
+  PetscOptionsGetInt(nullptr, prefix, "-eps_ncv", &ncv, nullptr);
+  return ncv;
+}
+
+bool IsArpack(const char *prefix) {
+  char type[64] = "";
+  PetscBool set = PETSC_FALSE;
+  PetscOptionsGetString(nullptr, prefix, "-eps_type", type, sizeof type, &set);
+  return set && std::string(type) == "arpack";
+}
+
+} // namespace
+
+PetscErrorCode EstimateVectorsHeld(MPI_Comm comm, SolverKind kind, double gap_center, PetscInt *vectors) {
+  PetscFunctionBeginUser;
+  switch (kind) {
+  case SolverKind::lanczos: {
+    LanczosOptions lo;
+    PetscCall(LanczosOptionsFromOptions(comm, gap_center, &lo));
+    *vectors = 3 + (lo.window_set ? 0 : lo.nev_valence + lo.nev_conduction);
+    break;
+  }
+  case SolverKind::slepc: {
+    PetscInt nev = 1;
+    PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-eps_nev", &nev, nullptr));
+    *vectors = SlepcBasis(nullptr, nev, IsArpack(nullptr)) + 2 * nev;
+    break;
+  }
+  case SolverKind::folded: {
+    FoldedOptions fo;
+    PetscCall(FoldedOptionsFromOptions(comm, gap_center, &fo));
+    *vectors = fo.solver == FoldedSolver::lanczos ? 3 + 1 + fo.nev : SlepcBasis("folded_", fo.nev, IsArpack("folded_")) + 1 + 2 * fo.nev;
+    break;
+  }
+  case SolverKind::compare: {
+    CompareOptions co;
+    PetscCall(CompareOptionsFromOptions(comm, gap_center, &co));
+    const PetscInt nev = co.nev_valence + co.nev_conduction;
+    *vectors = std::max(SlepcBasis(nullptr, nev, false), SlepcBasis("folded_", nev, true) + 1) + 2 * nev;
+    break;
+  }
+  }
   PetscFunctionReturn(0);
 }
 

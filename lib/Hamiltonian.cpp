@@ -1,6 +1,8 @@
 #include "tbpeta/Hamiltonian.hpp"
 
 #include <cstring>
+
+#include "tbpeta/HamiltonianBlocks.hpp"
 #include <string>
 
 namespace tbpeta {
@@ -52,6 +54,34 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   case HamiltonianKind::shell: PetscCall(CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, info)); break;
   }
   PetscFunctionReturn(0);
+}
+
+double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts) {
+  const HamiltonianBlocks blocks(s, model, {0, 0, 0});
+  const int bs = blocks.blockSize(), norb = blocks.orbitals();
+  double entries = 0, bonds = 0, dangling_atoms = 0;
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    bool dangling = false;
+    for (int b = 0; b < 4; ++b) {
+      if (s.bonds[i][b] < 0) {
+        dangling = true;
+        continue;
+      }
+      entries += blocks.bondCount(i, b), bonds += 1;
+    }
+    entries += blocks.onsiteBound(dangling);
+    dangling_atoms += dangling;
+  }
+  const double rows = (double)s.owned * bs, halo_rows = (double)s.halo() * bs;
+  switch (opts.kind) {
+  case HamiltonianKind::stored:
+    if (opts.format == MatrixFormat::aij) return entries * (sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * (rows + 1) * sizeof(PetscInt) + 2 * halo_rows * sizeof(PetscScalar);
+    return ((double)s.owned + bonds) * ((double)bs * bs * sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * halo_rows * sizeof(PetscScalar);
+  case HamiltonianKind::stored_blocks:
+    return bonds * norb * norb * sizeof(double) + (double)s.owned * 48 + 3 * halo_rows * sizeof(PetscScalar);
+  default: // per atom: neighbours, block and phase indices, on-site index, interior/boundary list; the halo buffers
+    return (double)s.owned * 48 + 3 * halo_rows * sizeof(PetscScalar) + 64.0 * norb * norb * sizeof(double) + (dangling_atoms > 0 ? 1024.0 * 32 : 0);
+  }
 }
 
 PetscErrorCode HamiltonianIsStored(Mat H, bool *stored) {

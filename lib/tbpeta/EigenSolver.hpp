@@ -20,6 +20,12 @@ PetscErrorCode SolverKindFromOptions(MPI_Comm comm, SolverKind *kind);
 // Reads every solver's options without solving, so that -help lists them all.
 PetscErrorCode ListSolverOptions(MPI_Comm comm, double gap_center);
 
+// The vectors of H's size the chosen solver is expected to hold at its peak, from its options (the Lanczos: 3 +
+// the wanted states; SLEPc: its basis ncv + the returned vectors; the folded spectrum: that + one work vector of
+// the folded operator; compare: the largest of its runs). An estimate printed before the solve, next to the
+// measured count after it. Collective.
+PetscErrorCode EstimateVectorsHeld(MPI_Comm comm, SolverKind kind, double gap_center, PetscInt *vectors);
+
 // Solves H with the chosen solver for the states near gap_center (eV, the default target/shift/gap centre).
 // canonical_rows: each local row's canonical row (Structure::canonicalRows), for rank-independent start vectors.
 // kramers_block: rows per atom when H is time-reversal symmetric with spin (spin-orbit, k = 0), else 0; the Lanczos

@@ -34,6 +34,11 @@ std::string HamiltonianDescription(const HamiltonianOptions &opts);
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H,
                                  HamiltonianInfo *info);
 
+// The bytes H of this kind will take on this rank (stored entries and indices, blocks, the operator's arrays and
+// halo buffers), counted from the structure before building it; the application prints it next to the measured
+// peak. Local (no communication).
+double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts);
+
 // Whether H is a PETSc matrix with its entries (it can be factored or densified), not an operator.
 PetscErrorCode HamiltonianIsStored(Mat H, bool *stored);
 
