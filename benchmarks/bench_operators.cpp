@@ -30,6 +30,7 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <malloc.h>
 #include <sstream>
 #include <string>
@@ -126,7 +127,7 @@ PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs,
     for (PetscInt i = 0; i < s.owned; ++i)
       for (int b = 0; b < 4; ++b) bonds += s.bonds[i][b] >= 0;
     double f = (double)bonds * 4.0 * norb * norb * spins + (double)s.owned * 2.0 * bs;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)H)));
     *flops = f;
   }
   PetscFunctionReturn(0);
@@ -140,49 +141,14 @@ std::vector<std::string> Split(const char *text) {
   return out;
 }
 
-PetscErrorCode Run(MPI_Comm comm, int *) {
-  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
-  char csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt products = 7;
-  PetscReal max_mb = -1;
-  PetscBool has_csv = PETSC_FALSE;
+// Every variant on one structure, on the ranks of comm: built one after the other (their memory measured), then
+// their products interleaved. Rows are appended on every rank of comm.
+PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string &structure, int n, const std::vector<const Variant *> &variants, PetscInt products,
+                       double max_mb, std::vector<Row> *out) {
   PetscMPIInt size;
+  std::vector<Row> &rows = *out;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscOptionsBegin(comm, nullptr, "bench_operators", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text, sizeof cells_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text, sizeof sets_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_structures", "bulk, dot", "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators", variants_text, variants_text, sizeof variants_text, nullptr));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", products, &products, nullptr));
-  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB)", "bench_operators", max_mb, &max_mb, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
-  PetscOptionsEnd();
-  PetscCheck(products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", products);
-  if (max_mb < 0) max_mb = ProcMemAvailableMb() / 2 / size;
-  std::vector<int> cells;
-  for (const std::string &c : Split(cells_text)) {
-    const int n = std::atoi(c.c_str());
-    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells", c.c_str());
-    cells.push_back(n);
-  }
-  std::vector<const Variant *> variants;
-  for (const std::string &name : Split(variants_text)) {
-    const Variant *v = std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
-    PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT, "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
-    variants.push_back(v);
-  }
-  for (const std::string &st : Split(structures_text))
-    PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
-
-  double triad;
-  PetscCall(TriadGBs(comm, 256, &triad));
-  PetscCall(PetscPrintf(comm, "bench_operators: %d rank%s; triad a = b + s c (3 x 256 MB per rank): %.2f GB/s over all ranks\n", size, size > 1 ? "s" : "", triad));
-
-  std::vector<Row> rows;
-  for (const std::string &set : Split(sets_text))
-    for (const std::string &structure : Split(structures_text))
-      for (int n : cells) {
         const bool dot = structure == "dot";
         std::string options = "-params " + set + " -material GaAs -cells " + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n);
         options += dot ? " -periodic 0,0,0 -dot_material InAs -dot_shape sphere -dot_radius " + std::to_string(0.25 * n * 0.56532) : " -periodic 1,1,1";
@@ -249,33 +215,129 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
           PetscCall(VecDestroy(&x));
           PetscCall(VecDestroy(&y));
         }
-      }
+  PetscFunctionReturn(0);
+}
 
-  PetscCall(PetscPrintf(comm, "\n%-9s %-5s %9s %10s %-14s %9s %9s %8s %8s %10s %8s %8s %9s  %s\n", "set", "struct", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s", "GB/s",
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
+  char csv[PETSC_MAX_PATH_LEN] = "";
+  PetscInt products = 7;
+  PetscReal max_mb = -1;
+  PetscBool has_csv = PETSC_FALSE;
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscOptionsBegin(comm, nullptr, "bench_operators", "tbpeta");
+  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text, sizeof cells_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text, sizeof sets_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_structures", "bulk, dot", "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators", variants_text, variants_text, sizeof variants_text, nullptr));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", products, &products, nullptr));
+  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB)", "bench_operators", max_mb, &max_mb, nullptr));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
+  PetscOptionsEnd();
+  PetscCheck(products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", products);
+  if (max_mb < 0) max_mb = ProcMemAvailableMb() / 2 / size;
+  std::vector<int> cells;
+  for (const std::string &c : Split(cells_text)) {
+    const int n = std::atoi(c.c_str());
+    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells", c.c_str());
+    cells.push_back(n);
+  }
+  std::vector<const Variant *> variants;
+  for (const std::string &name : Split(variants_text)) {
+    const Variant *v = std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
+    PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT, "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
+    variants.push_back(v);
+  }
+  for (const std::string &st : Split(structures_text))
+    PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
+
+  // The triad and every product on 1 rank (rank 0 alone, the others waiting) and on all ranks, in this one run.
+  MPI_Comm one;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_split(comm, rank == 0 ? 0 : MPI_UNDEFINED, 0, &one));
+  std::vector<int> counts{1};
+  if (size > 1) counts.push_back(size);
+  std::map<int, double> triad;
+  for (int ranks : counts) {
+    double gbs = 0;
+    if (ranks == size) PetscCall(TriadGBs(comm, 256, &gbs));
+    else if (rank == 0) PetscCall(TriadGBs(one, 256, &gbs));
+    PetscCallMPI(MPI_Bcast(&gbs, 1, MPI_DOUBLE, 0, comm));
+    triad[ranks] = gbs;
+  }
+  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x 256 MB per rank): %.2f GB/s on 1 rank", triad[1]));
+  if (size > 1) PetscCall(PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", triad[size], size, triad[size] / triad[1]));
+  PetscCall(PetscPrintf(comm, "\n"));
+
+  std::vector<Row> rows;
+  for (const std::string &set : Split(sets_text))
+    for (const std::string &structure : Split(structures_text))
+      for (int n : cells)
+        for (int ranks : counts) {
+          if (ranks == size) PetscCall(Measure(comm, set, structure, n, variants, products, max_mb, &rows));
+          else if (rank == 0) PetscCall(Measure(one, set, structure, n, variants, products, max_mb, &rows));
+          PetscCallMPI(MPI_Barrier(comm));
+        }
+  if (one != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&one));
+
+  const auto find = [&](const Row &like, const char *variant, int ranks) -> const Row * {
+    for (const Row &q : rows)
+      if (q.variant == variant && !q.skipped && q.set == like.set && q.structure == like.structure && q.cells == like.cells && q.ranks == ranks) return &q;
+    return nullptr;
+  };
+  PetscCall(PetscPrintf(comm, "\n%-9s %-5s %5s %9s %10s %-14s %9s %9s %8s %8s %10s %8s %8s %8s  %s\n", "set", "struct", "ranks", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s", "GB/s",
                         "op B/atom", "RSS MB", "HWM MB", "vs aij", "note"));
   for (const Row &r : rows) {
-    const auto aij = std::find_if(rows.begin(), rows.end(), [&](const Row &q) { return q.variant == "aij" && !q.skipped && q.set == r.set && q.structure == r.structure && q.cells == r.cells; });
     if (r.skipped) {
-      PetscCall(PetscPrintf(comm, "%-9s %-5s %9lld %10lld %-14s %9s %9s %8s %8s %10s %8s %8s %9s  %s\n", r.set.c_str(), r.structure.c_str(), r.atoms, r.rows, r.variant.c_str(), "-", "-", "-", "-", "-",
-                            "-", "-", "-", r.note.c_str()));
+      PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9s %9s %8s %8s %10s %8s %8s %8s  %s\n", r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.rows, r.variant.c_str(), "-", "-", "-",
+                            "-", "-", "-", "-", "-", r.note.c_str()));
       continue;
     }
+    const Row *aij = find(r, "aij", r.ranks);
     char vs[32] = "-";
-    if (aij != rows.end()) std::snprintf(vs, sizeof vs, "%.2fx", aij->seconds / r.seconds);
-    PetscCall(PetscPrintf(comm, "%-9s %-5s %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %8.1f %8.1f %9s  %s\n", r.set.c_str(), r.structure.c_str(), r.atoms, r.rows, r.variant.c_str(),
-                          1e3 * r.seconds, r.usPerAtom(), r.gflops(), r.gbs(), r.op_bytes / (double)r.atoms, r.rss_mb, r.hwm_mb, vs, r.note.c_str()));
+    if (aij) std::snprintf(vs, sizeof vs, "%.2fx", aij->seconds / r.seconds);
+    PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %8.1f %8.1f %8s  %s\n", r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.rows,
+                          r.variant.c_str(), 1e3 * r.seconds, r.usPerAtom(), r.gflops(), r.gbs(), r.op_bytes / (double)r.atoms, r.rss_mb, r.hwm_mb, vs, r.note.c_str()));
   }
-  PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H; GB/s counts the operator's storage + x + y + halo; triad %.2f GB/s)\n", triad));
+  PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H and ranks; GB/s counts the operator's storage + x + y + halo)\n"));
+
+  // The targets, each from rows measured side by side.
+  PetscCall(PetscPrintf(comm, "\ntargets (sp3d5s*+SO dot unless said):\n"));
+  for (const Row &r : rows) {
+    if (r.skipped || r.set != "nemo3d" || r.structure != "dot" || r.variant != "aij") continue;
+    const Row *blocks = find(r, "stored_blocks", r.ranks), *shell = find(r, "shell", r.ranks), *nocache = find(r, "shell_nocache", r.ranks);
+    PetscCall(PetscPrintf(comm, "  %lld atoms, %d rank%s:\n", r.atoms, r.ranks, r.ranks > 1 ? "s" : ""));
+    if (blocks)
+      PetscCall(PetscPrintf(comm, "    stored_blocks >= 2.5x faster than PETSc AIJ: %.2fx -> %s\n", r.seconds / blocks->seconds, r.seconds / blocks->seconds >= 2.5 ? "met" : "NOT met"));
+    if (blocks && shell)
+      PetscCall(PetscPrintf(comm, "    shell <= 1.0x the stored_blocks product time: %.2fx -> %s\n", shell->seconds / blocks->seconds, shell->seconds <= blocks->seconds ? "met" : "NOT met"));
+    if (blocks && nocache)
+      PetscCall(PetscPrintf(comm, "    shell without block cache <= 3x the stored_blocks product time: %.2fx -> %s\n", nocache->seconds / blocks->seconds, nocache->seconds <= 3 * blocks->seconds ? "met" : "NOT met"));
+  }
+  for (const Row &r : rows)
+    if (!r.skipped && r.variant == "shell" && r.structure == "dot" && r.set == "nemo3d" && r.atoms >= 1000000)
+      PetscCall(PetscPrintf(comm, "  shell operator <= 1 kB per atom at >= 10^6 atoms: %.0f B per atom (%lld atoms, %d rank%s) -> %s\n", r.op_bytes / (double)r.atoms, r.atoms, r.ranks,
+                            r.ranks > 1 ? "s" : "", r.op_bytes <= 1024.0 * (double)r.atoms ? "met" : "NOT met"));
+  if (size > 1)
+    for (const Row &r : rows) {
+      if (r.skipped || r.ranks != size) continue;
+      const Row *single = find(r, r.variant.c_str(), 1);
+      if (!single) continue;
+      const double speedup = single->seconds / r.seconds, bound = 0.9 * triad[size] / triad[1];
+      PetscCall(PetscPrintf(comm, "  %d-rank speed-up >= 0.9 x triad ratio (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size, bound, r.set.c_str(), r.structure.c_str(), r.atoms,
+                            r.variant.c_str(), speedup, speedup >= bound ? "met" : "NOT met"));
+    }
   if (has_csv) {
-    PetscMPIInt rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
       std::ofstream f(csv);
       PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-bench_csv: cannot write %s", csv);
       f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
       for (const Row &r : rows)
         f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
-          << r.gflops() << ',' << r.gbs() << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad << ",\"" << r.note << "\"\n";
+          << r.gflops() << ',' << r.gbs() << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad[r.ranks] << ",\"" << r.note << "\"\n";
     }
     PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
   }

@@ -15,6 +15,7 @@
 #include "tbpeta/Hamiltonian.hpp"
 #include "tbpeta/LanczosSolver.hpp"
 #include "tbpeta/BandStructure.hpp"
+#include "tbpeta/SolverComparison.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;
@@ -210,6 +211,31 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
   PetscOptionsClear(nullptr);
   PetscOptionsInsertString(nullptr, "-eps_type lapack");
   EXPECT_EQ(Quietly([&] { return SolveWithSlepc(S, 0.7, &st); }), PETSC_ERR_USER_INPUT);
+  MatDestroy(&S);
+  PetscOptionsClear(nullptr);
+}
+
+// -solver compare on an operator: the runs that need only products run; shift-and-invert is skipped with a note.
+TEST(BlockHamiltonian, CompareSkipsShiftAndInvertOnTheShell) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4", &sys), 0);
+  Mat S;
+  HamiltonianInfo info;
+  ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, BlockSource::shared, &S, &info), 0);
+  double vbm, cbm;
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  PetscOptionsClear(nullptr);
+  PetscOptionsInsertString(nullptr, "-compare_runs lanczos,sinvert");
+  CompareOptions co;
+  ASSERT_EQ(CompareOptionsFromOptions(PETSC_COMM_WORLD, 0.5 * (vbm + cbm), &co), 0);
+  std::vector<ComparisonRow> rows;
+  ASSERT_EQ(CompareSolvers(S, sys.structure.canonicalRows(info.block_size), 0, co, &rows), 0);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].converged) << rows[0].note;
+  EXPECT_EQ(rows[0].states, 8);
+  EXPECT_TRUE(rows[1].skipped);
+  EXPECT_NE(rows[1].note.find("-hamiltonian stored"), std::string::npos) << rows[1].note;
   MatDestroy(&S);
   PetscOptionsClear(nullptr);
 }
