@@ -1,6 +1,7 @@
 #include "tbpeta/ErrorReporting.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace tbpeta {
@@ -15,7 +16,10 @@ PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const ch
   if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int comm_size = 1;
   if (init && comm != MPI_COMM_NULL) MPI_Comm_size(comm, &comm_size);
-  const bool collective = comm_size > 1;
+  // PETSc rejects an unknown value of an enum option on PETSC_COMM_SELF; the options are the same on every rank, so
+  // every rank raises it: one line from rank 0 is the whole story.
+  const bool same_on_every_rank = mess && std::strncmp(mess, "Unknown option ", 15) == 0;
+  const bool collective = comm_size > 1 || same_on_every_rank;
   if (collective && rank != 0) return n;
   const char *msg = (mess && *mess) ? mess : "PETSc error";
   if (collective || comm_size == 1) {

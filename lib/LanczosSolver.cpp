@@ -484,16 +484,15 @@ PetscErrorCode OpenBinary(MPI_Comm comm, const std::string &path, PetscFileMode 
   PetscFunctionReturn(0);
 }
 
-// Writes T, v_{m-1} and v_m to path + ".partial" and renames it to path.
-PetscErrorCode SaveCheckpoint(Recurrence &r, const std::string &path, unsigned long long seed, const PassResult &res, bool done) {
+// Writes T, v_{m-1} and v_m to path + ".partial" and renames it to path; a failed write leaves no .partial behind
+// (and the previous checkpoint in place).
+PetscErrorCode WriteCheckpointFile(Recurrence &r, const std::string &tmp, unsigned long long seed, const PassResult &res, bool done) {
   PetscViewer vw;
-  PetscMPIInt size, rank;
+  PetscMPIInt size;
   PetscInt N;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(r.comm, &size));
-  PetscCallMPI(MPI_Comm_rank(r.comm, &rank));
   PetscCall(VecGetSize(r.v, &N));
-  const std::string tmp = path + ".partial";
   const PetscInt m = (PetscInt)res.alpha.size();
   const PetscInt header[7] = {kCheckpointMagic, kCheckpointVersion, (PetscInt)size, N, (PetscInt)seed, m, done};
   PetscCall(OpenBinary(r.comm, tmp, FILE_MODE_WRITE, &vw));
@@ -503,10 +502,22 @@ PetscErrorCode SaveCheckpoint(Recurrence &r, const std::string &path, unsigned l
   PetscCall(VecView(r.vprev, vw));
   PetscCall(VecView(r.v, vw));
   PetscCall(PetscViewerDestroy(&vw));
-  int ok = 1;
-  if (rank == 0) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SaveCheckpoint(Recurrence &r, const std::string &path, unsigned long long seed, const PassResult &res, bool done) {
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(r.comm, &rank));
+  const std::string tmp = path + ".partial";
+  const PetscErrorCode ierr = WriteCheckpointFile(r, tmp, seed, res, done);
+  int ok = ierr == 0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r.comm));
+  if (ok && rank == 0) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, r.comm));
-  PetscCheck(ok, r.comm, PETSC_ERR_FILE_WRITE, "-lanczos_checkpoint %s: could not rename %s into place", path.c_str(), tmp.c_str());
+  if (!ok && rank == 0) std::remove(tmp.c_str());
+  PetscCall(ierr);
+  PetscCheck(ok, r.comm, PETSC_ERR_FILE_WRITE, "-lanczos_checkpoint %s: could not write the checkpoint (disk full?)", path.c_str());
   PetscFunctionReturn(0);
 }
 

@@ -126,6 +126,7 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, "-cells 1,1,1 -solver folded -folded_shift 1000", "-folded_shift");
   ExpectOneLineError(1, "-cells 4,4,4 -periodic 0,0,0 -params nemo3d -solver slepc -eps_type lapack", "-dense_max_rows");
   ExpectOneLineError(1, "-cells 1,1,1 -solver folded -folded_solver arnoldi", "-folded_solver");
+  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian matfree", "Available options: stored stored_blocks shell"); // once, not once per rank
   ExpectOneLineError(1, "-cells 1,1,1 -shell_block_cache 0", "-shell_block_cache");
   ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian shell -mat_type baij", "-mat_type");
   ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian shell -solver slepc -st_type sinvert", "-hamiltonian stored");
