@@ -62,12 +62,17 @@ void HamiltonianBlocks::bondBlock(int key, double *B) const {
 }
 
 void HamiltonianBlocks::RecomputeBondBlock(const TightBindingModel &model, int key, double *B) {
-  const std::vector<int> orbs = basisOrbitals(model.basis);
-  const int norb = (int)orbs.size();
+  // No allocation here: this runs for every bond in every product of the shell without block cache.
+  static constexpr int kSp3sstar[] = {kS, kPx, kPy, kPz, kSstar}, kSp3d5sstar[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const bool small = model.basis == BasisModel::sp3sstar;
+  const int *orbs = small ? kSp3sstar : kSp3d5sstar, norb = small ? 5 : 10;
   const OrbitalBlock full = DirectionBlock(model.materials[key / 8], (key / 2) % 4);
-  const bool anion_row = key % 2 == 0;
-  for (int r = 0; r < norb; ++r)
-    for (int c = 0; c < norb; ++c) B[r * norb + c] = anion_row ? full[orbs[r]][orbs[c]] : full[orbs[c]][orbs[r]];
+  if (key % 2 == 0)
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[r]][orbs[c]];
+  else
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[c]][orbs[r]];
 }
 
 HamiltonianBlocks::Complex HamiltonianBlocks::bondPhase(PetscInt i, int b) const {
