@@ -230,6 +230,12 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
     op->onsites.push_back(o);
     return (int)op->onsites.size() - 1;
   };
+  if (source == BlockSource::per_bond) { // exactly one block per bond: no growth beyond it
+    size_t bonds = 0;
+    for (PetscInt i = 0; i < s.owned; ++i)
+      for (int b = 0; b < 4; ++b) bonds += s.bonds[i][b] >= 0;
+    op->blocks.reserve(bonds * nb);
+  }
   std::vector<PetscInt> onsite_example; // an atom of each configuration, for the norms
   double norm_inf = 0, fro2 = 0;
   std::vector<double> rowsum(bs);
@@ -295,6 +301,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
     (halo_bond ? op->boundary : op->interior).push_back(i);
     for (int r = 0; r < bs; ++r) norm_inf = std::max(norm_inf, rowsum[r]);
   }
+  op->interior.shrink_to_fit(), op->boundary.shrink_to_fit(), op->blocks.shrink_to_fit(), op->onsites.shrink_to_fit();
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norm_inf, 1, MPI_DOUBLE, MPI_MAX, comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &fro2, 1, MPI_DOUBLE, MPI_SUM, comm));
   op->norm_inf = norm_inf, op->norm_fro = std::sqrt(fro2);
