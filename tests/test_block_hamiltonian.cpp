@@ -100,6 +100,7 @@ TEST(BlockHamiltonian, SameProductsAsTheStoredMatrix) {
   ExpectSameOperator("-params klimeck2000 -material GaAs -cells 3,2,3 -periodic 1,0,0 -k 0.25,0,0 -dot_material InAs -dot_radius 0.5");
   ExpectSameOperator("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy AlAs,0.3 -alloy_seed 7");
   ExpectSameOperator("-params vogl1983 -material Si -cells 2,3,3 -periodic 0,0,0");
+  ExpectSameOperator("-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1 -k 0.1,0.2,0.3"); // bonds to its own images
 }
 
 TEST(BlockHamiltonian, ProductsRepeatBitForBit) {
