@@ -196,3 +196,23 @@ TEST(App, BenchSolversSplitsTheRunsOverJobs) {
   refused(sys + "-bench_rows " + a.string() + "," + a.string(), "in the files twice");
   refused(sys + "-bench_rows " + (Scratch() / "none.csv").string(), "cannot read");
 }
+
+// tbpeta-halo: a table for a valid sweep; one line for an impossible decomposition.
+TEST(App, HaloToolCountsAndRefusesImpossibleDecompositions) {
+  TBPETA_ASSERT_RANKS();
+  const RunResult ok = RunExecutable("tbpeta-halo", 1, "-cells 4,4,4 -periodic 0,0,0 -partition slab -domains 2,16,32");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("      32  32 x 1 x 1"), std::string::npos) << ok.out; // 16 planes, 32 slabs: half of them empty
+  EXPECT_NE(ok.out.find("16"), std::string::npos);
+  for (const auto &[args, mentions] : std::vector<std::pair<std::string, std::string>>{{"-domains 0", "-domains"},
+                                                                                        {"-domains 8 -da_processors_x 2 -da_processors_y 3", "-da_processors_x/y/z"},
+                                                                                        {"-partition ring", "-partition"}}) {
+    SCOPED_TRACE(args);
+    const RunResult r = RunExecutable("tbpeta-halo", 1, "-cells 2,2,2 " + args);
+    EXPECT_FALSE(r.signalled);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(Lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("tbpeta-halo: error:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+  }
+}

@@ -1,0 +1,62 @@
+#include "tbpeta/HaloAnalysis.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace tbpeta {
+
+std::array<int, 3> AnalysisGrid(PartitionKind kind, int domains, std::array<int, 3> planes) {
+  std::array<int, 3> grid{domains, 1, 1};
+  if (PlanePartition::chooseGrid(kind, domains, planes, &grid) || kind == PartitionKind::slab) return grid;
+  // As cubic (or square) as P allows, on the planes as if they could be split further.
+  double best = std::numeric_limits<double>::max();
+  for (int px = 1; px <= domains; ++px) {
+    if (domains % px) continue;
+    for (int py = 1; py <= domains / px; ++py) {
+      if ((domains / px) % py) continue;
+      const int pz = domains / px / py;
+      if (kind == PartitionKind::column && pz != 1) continue;
+      const double lx = double(planes[0]) / px, ly = double(planes[1]) / py, lz = double(planes[2]) / pz;
+      const double surface = lx * ly + ly * lz + lx * lz;
+      if (surface < best * (1 - 1e-12)) best = surface, grid = {px, py, pz};
+    }
+  }
+  return grid;
+}
+
+long long HaloCounts::ownedMin() const { return owned.empty() ? 0 : *std::min_element(owned.begin(), owned.end()); }
+long long HaloCounts::ownedMax() const { return owned.empty() ? 0 : *std::max_element(owned.begin(), owned.end()); }
+long long HaloCounts::haloMax() const { return halo.empty() ? 0 : *std::max_element(halo.begin(), halo.end()); }
+int HaloCounts::emptyDomains() const { return (int)std::count(owned.begin(), owned.end(), 0LL); }
+
+HaloCounts CountHalo(const ZincblendeLattice &lattice, const PlanePartition &partition) {
+  HaloCounts out;
+  out.grid = partition.grid();
+  out.owned.assign(partition.size(), 0);
+  out.halo.assign(partition.size(), 0);
+  const auto &n = lattice.planes();
+  for (int x = 0; x < n[0]; ++x)
+    for (int y = 0; y < n[1]; ++y) {
+      const int r = ZincblendeLattice::lineResidue(x, y);
+      if (r < 0) continue;
+      for (int z = r; z < n[2]; z += 4) {
+        const PlaneIndex q{x, y, z};
+        const int own = partition.ownerOf(q);
+        ++out.owned[own];
+        // q is a halo atom of every other domain that owns one of its neighbours (each domain once).
+        int seen[4], nseen = 0;
+        for (int b = 0; b < 4; ++b) {
+          PlaneIndex p;
+          std::array<int, 3> wrap;
+          if (!lattice.neighbour(q, b, &p, &wrap)) continue;
+          const int d = partition.ownerOf(p);
+          if (d == own || std::find(seen, seen + nseen, d) != seen + nseen) continue;
+          seen[nseen++] = d;
+          ++out.halo[d];
+        }
+      }
+    }
+  return out;
+}
+
+} // namespace tbpeta

@@ -1,0 +1,89 @@
+// The halo analysis (tbpeta-halo) against what the ranks really hold: each rank's owned and halo atoms from the
+// distributed structure, and the ghost columns PETSc's assembled MatMPIAIJ (and MatMPIBAIJ) scatter in a product,
+// divided by the rows per atom, on 1, 2 and 3 ranks, for every decomposition, open and periodic.
+#include <gtest/gtest.h>
+
+#include <petscmat.h>
+
+#include <string>
+
+#include "system_fixture.hpp"
+#include "test_support.hpp"
+#include "tbpeta/HaloAnalysis.hpp"
+#include "tbpeta/StoredHamiltonian.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+// Columns of the off-process part of H on this rank (the entries its product scatters in).
+PetscInt GhostColumns(Mat H, bool blocked) {
+  Mat Ad, Ao;
+  const PetscInt *colmap;
+  PetscInt rows, cols;
+  if (blocked) MatMPIBAIJGetSeqBAIJ(H, &Ad, &Ao, &colmap);
+  else MatMPIAIJGetSeqAIJ(H, &Ad, &Ao, &colmap);
+  MatGetSize(Ao, &rows, &cols);
+  return cols;
+}
+
+} // namespace
+
+TEST(Halo, CountsAgreeWithTheRanksAndWithPetscsScatter) {
+  TBPETA_ASSERT_RANKS();
+  int size, rank;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  for (const char *partition : {"slab", "column", "cube"})
+    for (const char *cell : {"-cells 3,3,3 -periodic 0,0,0", "-cells 3,2,3 -periodic 1,1,1", "-cells 4,3,3 -periodic 1,0,0"}) {
+      const std::string options = std::string("-params klimeck2000 -material GaAs ") + cell + " -partition " + partition;
+      SCOPED_TRACE(options);
+      TightBindingSystem sys;
+      ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
+      // The serial count for the grid tbpeta chose.
+      const std::array<int, 3> grid = AnalysisGrid(sys.partition_kind, size, sys.lattice.planes());
+      EXPECT_EQ(grid, sys.partition.grid());
+      const HaloCounts h = CountHalo(sys.lattice, sys.partition);
+      EXPECT_EQ(h.owned[rank], sys.structure.owned);
+      EXPECT_EQ(h.halo[rank], sys.structure.halo());
+      long long total = 0;
+      for (long long o : h.owned) total += o;
+      EXPECT_EQ(total, sys.lattice.totalAtoms());
+      // PETSc's scatter of the assembled matrices.
+      const int bs = sys.model.blockSize();
+      for (MatrixFormat format : {MatrixFormat::aij, MatrixFormat::baij}) {
+        Mat H;
+        ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, format, &H, nullptr), 0);
+        if (size > 1) {
+          const PetscInt ghosts = GhostColumns(H, format == MatrixFormat::baij);
+          EXPECT_EQ(ghosts, h.halo[rank] * bs) << (format == MatrixFormat::aij ? "aij" : "baij"); // every orbital of every halo atom
+        }
+        MatDestroy(&H);
+      }
+    }
+  PetscOptionsClear(nullptr);
+}
+
+// P beyond the planes of an axis: reported with its empty domains; every atom owned once.
+TEST(Halo, BeyondThePlanesGivesEmptyDomains) {
+  TBPETA_ASSERT_RANKS();
+  const ZincblendeLattice lattice({2, 2, 2}, {false, false, false});
+  const std::array<int, 3> planes = lattice.planes();
+  const std::array<int, 3> slab = AnalysisGrid(PartitionKind::slab, 12, planes);
+  EXPECT_EQ(slab, (std::array<int, 3>{12, 1, 1}));
+  const HaloCounts h = CountHalo(lattice, PlanePartition(planes, slab));
+  EXPECT_EQ(h.emptyDomains(), 4); // 8 planes for 12 domains
+  EXPECT_EQ(h.ownedMin(), 0);
+  long long total = 0;
+  for (long long o : h.owned) total += o;
+  EXPECT_EQ(total, 64);
+  const std::array<int, 3> cube = AnalysisGrid(PartitionKind::cube, 27 * 27, planes); // 27 x 27 x 1 would beat nothing: 9 x 9 x 9
+  EXPECT_EQ(cube, (std::array<int, 3>{9, 9, 9}));
+  // A slab's halo is at most the two neighbouring planes: 1 plane of 8 atoms from each side.
+  const HaloCounts two = CountHalo(lattice, PlanePartition(planes, AnalysisGrid(PartitionKind::slab, 2, planes)));
+  EXPECT_EQ(two.owned[0], 32);
+  for (long long halo : two.halo) { // an edge atom without a bond across the cut is no halo atom
+    EXPECT_GT(halo, 4);
+    EXPECT_LE(halo, 8);
+  }
+}
