@@ -59,4 +59,35 @@ HaloCounts CountHalo(const ZincblendeLattice &lattice, const PlanePartition &par
   return out;
 }
 
+DomainHalo CountDomainHalo(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain) {
+  DomainHalo out;
+  const PlaneBox box = partition.box(domain);
+  const auto &n = lattice.planes();
+  const auto &periodic = lattice.periodic();
+  out.owned = box.countAtoms();
+  // The planes one step around the box (wrapped on periodic axes; the whole axis when that covers it).
+  std::array<int, 3> lo, hi;
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = box.lo[a] - 1, hi[a] = box.hi[a] + 1;
+    if (periodic[a] && hi[a] - lo[a] >= n[a]) lo[a] = 0, hi[a] = n[a];
+    if (!periodic[a]) lo[a] = std::max(lo[a], 0), hi[a] = std::min(hi[a], n[a]);
+  }
+  auto wrap = [&](int v, int a) { return ((v % n[a]) + n[a]) % n[a]; };
+  for (int x = lo[0]; x < hi[0]; ++x)
+    for (int y = lo[1]; y < hi[1]; ++y)
+      for (int z = lo[2]; z < hi[2]; ++z) {
+        const PlaneIndex q{wrap(x, 0), wrap(y, 1), wrap(z, 2)};
+        if (!ZincblendeLattice::isSite(q) || box.contains(q)) continue;
+        for (int b = 0; b < 4; ++b) {
+          PlaneIndex p;
+          std::array<int, 3> w;
+          if (lattice.neighbour(q, b, &p, &w) && box.contains(p)) {
+            ++out.halo;
+            break;
+          }
+        }
+      }
+  return out;
+}
+
 } // namespace tbpeta

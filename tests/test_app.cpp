@@ -216,3 +216,24 @@ TEST(App, HaloToolCountsAndRefusesImpossibleDecompositions) {
     EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
   }
 }
+
+// tbpeta-model: the three decompositions for a small structure; one line for a bad setting.
+TEST(App, ModelToolRunsAndRefusesBadSettings) {
+  TBPETA_ASSERT_RANKS();
+  const RunResult ok = RunExecutable("tbpeta-model", 1, "-cells 6,6,6 -domains 1,8,64");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  for (const char *section : {"strong scaling, slab", "strong scaling, column", "strong scaling, cube", "weak scaling", "network bandwidth needed"})
+    EXPECT_NE(ok.out.find(section), std::string::npos) << section;
+  for (const auto &[args, mentions] : std::vector<std::pair<std::string, std::string>>{{"-model_settings 1990", "-model_settings"},
+                                                                                        {"-model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0", "-model_bandwidth"},
+                                                                                        {"-model_t_atom 1e-6", "go together"},
+                                                                                        {"-domains 0", "-domains"}}) {
+    SCOPED_TRACE(args);
+    const RunResult r = RunExecutable("tbpeta-model", 1, "-cells 2,2,2 " + args);
+    EXPECT_FALSE(r.signalled);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(Lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("tbpeta-model: error:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+  }
+}

@@ -10,6 +10,7 @@
 #include "system_fixture.hpp"
 #include "test_support.hpp"
 #include "tbpeta/HaloAnalysis.hpp"
+#include "tbpeta/ScalingModel.hpp"
 #include "tbpeta/StoredHamiltonian.hpp"
 
 using namespace tbpeta;
@@ -86,4 +87,44 @@ TEST(Halo, BeyondThePlanesGivesEmptyDomains) {
     EXPECT_GT(halo, 4);
     EXPECT_LE(halo, 8);
   }
+}
+
+// One domain counted from its box alone (for weak scaling to huge structures) is the same as the full count.
+TEST(Halo, OneDomainFromItsBoxMatchesTheFullCount) {
+  TBPETA_ASSERT_RANKS();
+  for (const std::array<bool, 3> periodic : {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true}, std::array<bool, 3>{true, false, false}}) {
+    const ZincblendeLattice lattice({3, 4, 2}, periodic);
+    for (PartitionKind kind : {PartitionKind::slab, PartitionKind::column, PartitionKind::cube})
+      for (int P : {1, 2, 4, 6, 12}) {
+        const PlanePartition part(lattice.planes(), AnalysisGrid(kind, P, lattice.planes()));
+        const HaloCounts all = CountHalo(lattice, part);
+        for (int d = 0; d < part.size(); ++d) {
+          const DomainHalo one = CountDomainHalo(lattice, part, d);
+          EXPECT_EQ(one.owned, all.owned[d]) << P << " " << d;
+          EXPECT_EQ(one.halo, all.halo[d]) << P << " " << d;
+        }
+      }
+  }
+}
+
+// The model: its three terms, and the bandwidth it says an efficiency needs gives that efficiency back.
+TEST(ScalingModelTest, TermsAndTheBandwidthForAnEfficiency) {
+  TBPETA_ASSERT_RANKS();
+  MachineSetting m;
+  ASSERT_TRUE(MachinePreset("2001", &m));
+  EXPECT_DOUBLE_EQ(m.t_atom, 20e-6);
+  EXPECT_DOUBLE_EQ(m.bandwidth, 12.5e6);
+  EXPECT_FALSE(MachinePreset("1990", &m));
+  ASSERT_TRUE(MachinePreset("today", &m));
+  const ModelPoint t = ModelProduct(m, 8, PartitionKind::cube, 1000, 100, 20);
+  EXPECT_DOUBLE_EQ(t.compute, 1000 * 0.5e-6);
+  EXPECT_DOUBLE_EQ(t.latency, 26 * 2e-6);
+  EXPECT_DOUBLE_EQ(t.transfer, 100 * 20 * 16 / 12.5e9);
+  EXPECT_DOUBLE_EQ(ModelProduct(m, 1, PartitionKind::cube, 8000, 0, 20).time(), 8000 * 0.5e-6); // one domain: no messages
+  const double b = BandwidthForEfficiency(m, 8000, 8, PartitionKind::slab, 1000, 400, 20, 0.7);
+  ASSERT_GT(b, 0);
+  MachineSetting at = m;
+  at.bandwidth = b;
+  EXPECT_NEAR(8000 * m.t_atom / (8 * ModelProduct(at, 8, PartitionKind::slab, 1000, 400, 20).time()), 0.7, 1e-12);
+  EXPECT_LT(BandwidthForEfficiency(m, 8000, 8, PartitionKind::slab, 2000, 400, 20, 0.7), 0); // imbalance alone exceeds it
 }

@@ -26,4 +26,11 @@ struct HaloCounts {
 // Counts every domain's owned and halo atoms: one pass over the atoms and their bonds.
 HaloCounts CountHalo(const ZincblendeLattice &lattice, const PlanePartition &partition);
 
+// One domain's owned and halo atoms, from its box and the planes around it only (for structures too large to
+// walk whole, e.g. weak scaling to billions of atoms).
+struct DomainHalo {
+  long long owned = 0, halo = 0;
+};
+DomainHalo CountDomainHalo(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain);
+
 } // namespace tbpeta

@@ -1,0 +1,196 @@
+// tbpeta-model: the strong- and weak-scaling model of one product y = Hx,
+//   T(P) = (N/P) t_atom + m tau + N_halo B 16 bytes / b,
+// for slabs (m = 2), columns (m = 8) and cubes (m = 26), N_halo the largest domain's halo counted from the
+// structure's geometry (tbpeta-halo's count), under the machine settings of 2001 and of today (or given). Default
+// structure: the lecture's 44 nm silicon cube (81^3 cells, 4.25 million atoms, sp3d5s* with spin: B = 20), P from 1
+// to 32768, 3000 Lanczos steps.
+static const char help[] = "tbpeta-model: modelled time and efficiency of one product against P for slab, column and cube decompositions.\n"
+                           "  -cells nx,ny,nz -periodic px,py,pz   the structure (default 81,81,81 open: the 44 nm Si cube of the lecture)\n"
+                           "  -model_settings a,b                  machine settings: 2001, today (default both)\n"
+                           "  -model_t_atom s -model_latency s -model_bandwidth B/s   a setting of your own (named 'given')\n"
+                           "  -model_rows_per_atom B               rows per atom (default 20: sp3d5s* with spin)\n"
+                           "  -model_steps n                       Lanczos steps for the total time (default 3000)\n"
+                           "  -domains P1,P2,...                   (default 1,2,4,...,32768)\n"
+                           "  -model_weak_atoms n                  atoms per processor for weak scaling (default 50000)\n"
+                           "  -model_efficiency e -model_bandwidth_at P   bandwidth needed for efficiency e at P (default 0.8 at 100)\n"
+                           "  -csv FILE                            also write the strong-scaling rows as CSV\n\n";
+
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/HaloAnalysis.hpp"
+#include "tbpeta/ScalingModel.hpp"
+#include "tbpeta/SupercellSpec.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+constexpr PartitionKind kKinds[] = {PartitionKind::slab, PartitionKind::column, PartitionKind::cube};
+
+std::vector<std::string> Split(const std::string &text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
+  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
+  return buf;
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  SupercellSpec spec;
+  char settings_text[256] = "2001,today";
+  PetscReal t_atom = -1, latency = -1, bandwidth = -1, efficiency = 0.8;
+  PetscInt rows_per_atom = 20, steps = 3000, weak_atoms = 50000, bandwidth_at = 100, ndomains = 64;
+  PetscInt domains[64];
+  PetscBool domains_set = PETSC_FALSE, t_set = PETSC_FALSE, l_set = PETSC_FALSE, b_set = PETSC_FALSE, has_csv = PETSC_FALSE, cells_set = PETSC_FALSE, periodic_set = PETSC_FALSE;
+  char csv[PETSC_MAX_PATH_LEN] = "";
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-cells", &cells_set));
+  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-periodic", &periodic_set));
+  if (!cells_set) PetscCall(PetscOptionsSetValue(nullptr, "-cells", "81,81,81"));
+  if (!periodic_set) PetscCall(PetscOptionsSetValue(nullptr, "-periodic", "0,0,0"));
+  PetscCall(SupercellSpecFromOptions(comm, &spec));
+  PetscOptionsBegin(comm, nullptr, "tbpeta-model", "tbpeta");
+  PetscCall(PetscOptionsString("-model_settings", "Machine settings: 2001, today", "tbpeta-model", settings_text, settings_text, sizeof settings_text, nullptr));
+  PetscCall(PetscOptionsReal("-model_t_atom", "Compute seconds per atom per product (a setting 'given')", "tbpeta-model", t_atom, &t_atom, &t_set));
+  PetscCall(PetscOptionsReal("-model_latency", "Seconds per message", "tbpeta-model", latency, &latency, &l_set));
+  PetscCall(PetscOptionsReal("-model_bandwidth", "Network bandwidth, bytes/s", "tbpeta-model", bandwidth, &bandwidth, &b_set));
+  PetscCall(PetscOptionsInt("-model_rows_per_atom", "Rows per atom B (orbitals x spins)", "tbpeta-model", rows_per_atom, &rows_per_atom, nullptr));
+  PetscCall(PetscOptionsInt("-model_steps", "Lanczos steps (one product each) for the total time", "tbpeta-model", steps, &steps, nullptr));
+  PetscCall(PetscOptionsIntArray("-domains", "Numbers of processors P", "tbpeta-model", domains, &ndomains, &domains_set));
+  PetscCall(PetscOptionsInt("-model_weak_atoms", "Atoms per processor for weak scaling", "tbpeta-model", weak_atoms, &weak_atoms, nullptr));
+  PetscCall(PetscOptionsReal("-model_efficiency", "Efficiency for the bandwidth-needed table", "tbpeta-model", efficiency, &efficiency, nullptr));
+  PetscCall(PetscOptionsInt("-model_bandwidth_at", "P for the bandwidth-needed table", "tbpeta-model", bandwidth_at, &bandwidth_at, nullptr));
+  PetscCall(PetscOptionsString("-csv", "Also write the strong-scaling rows as CSV", "tbpeta-model", csv, csv, sizeof csv, &has_csv));
+  PetscOptionsEnd();
+  if (!domains_set) {
+    ndomains = 0;
+    for (int p = 1; p <= 32768; p *= 2) domains[ndomains++] = p;
+  }
+  std::vector<MachineSetting> settings;
+  for (const std::string &name : Split(settings_text)) {
+    MachineSetting m;
+    PetscCheck(MachinePreset(name, &m), comm, PETSC_ERR_USER_INPUT, "-model_settings: %s is not a preset (2001, today; or give -model_t_atom, -model_latency and -model_bandwidth)",
+               name.c_str());
+    settings.push_back(m);
+  }
+  if (t_set || l_set || b_set) {
+    PetscCheck(t_set && l_set && b_set, comm, PETSC_ERR_USER_INPUT, "-model_t_atom, -model_latency and -model_bandwidth go together (a setting of your own)");
+    PetscCheck(t_atom > 0 && latency >= 0 && bandwidth > 0, comm, PETSC_ERR_USER_INPUT,
+               "-model_t_atom %g s, -model_latency %g s, -model_bandwidth %g B/s: need t_atom > 0, latency >= 0, bandwidth > 0", (double)t_atom, (double)latency, (double)bandwidth);
+    settings.push_back({"given", t_atom, latency, bandwidth});
+  }
+  PetscCheck(!settings.empty(), comm, PETSC_ERR_USER_INPUT, "-model_settings: no setting to model");
+  PetscCheck(rows_per_atom >= 1 && steps >= 1 && weak_atoms >= 8, comm, PETSC_ERR_USER_INPUT, "-model_rows_per_atom, -model_steps must be >= 1 and -model_weak_atoms >= 8");
+  PetscCheck(efficiency > 0 && efficiency <= 1 && bandwidth_at >= 2, comm, PETSC_ERR_USER_INPUT, "-model_efficiency must be in (0, 1] and -model_bandwidth_at >= 2");
+  for (PetscInt i = 0; i < ndomains; ++i) PetscCheck(domains[i] >= 1, comm, PETSC_ERR_USER_INPUT, "-domains: %" PetscInt_FMT " is not a number of processors (need P >= 1)", domains[i]);
+
+  const ZincblendeLattice lattice(spec.cells, spec.periodic);
+  const auto &planes = lattice.planes();
+  const double N = (double)lattice.totalAtoms();
+  PetscCall(PetscPrintf(comm, "tbpeta-model: %.0f atoms (%d x %d x %d cells, periodic %d,%d,%d), B = %d rows per atom, %d steps\n", N, spec.cells[0], spec.cells[1], spec.cells[2],
+                        spec.periodic[0], spec.periodic[1], spec.periodic[2], (int)rows_per_atom, (int)steps));
+  for (const MachineSetting &m : settings)
+    PetscCall(PetscPrintf(comm, "  setting %-6s t_atom %s, latency %s, bandwidth %.3g MB/s\n", m.name.c_str(), Seconds(m.t_atom).c_str(), Seconds(m.latency).c_str(), m.bandwidth / 1e6));
+
+  std::ofstream out;
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (has_csv && rank == 0) {
+    out.open(csv);
+    PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-csv: cannot write %s", csv);
+    out << "setting,partition,domains,px,py,pz,atoms_max,halo_max,compute_s,latency_s,transfer_s,product_s,efficiency,total_s\n";
+  }
+  // Strong scaling: the halo of every P counted once, then every setting.
+  for (PartitionKind kind : kKinds) {
+    PetscCall(PetscPrintf(comm, "\nstrong scaling, %s (m = %d messages per product):\n", partitionName(kind), MessagesPerProduct(kind)));
+    PetscCall(PetscPrintf(comm, "%7s %-14s %10s %9s", "P", "grid", "atoms max", "halo max"));
+    for (const MachineSetting &m : settings) PetscCall(PetscPrintf(comm, " | %-6s %10s %6s %9s", m.name.c_str(), "product", "eff", "total"));
+    PetscCall(PetscPrintf(comm, "\n"));
+    for (PetscInt i = 0; i < ndomains; ++i) {
+      const int P = (int)domains[i];
+      const auto grid = AnalysisGrid(kind, P, planes);
+      const HaloCounts h = CountHalo(lattice, PlanePartition(planes, grid));
+      char gtext[48];
+      std::snprintf(gtext, sizeof gtext, "%dx%dx%d%s", grid[0], grid[1], grid[2], h.emptyDomains() ? "*" : "");
+      PetscCall(PetscPrintf(comm, "%7d %-14s %10lld %9lld", P, gtext, h.ownedMax(), h.haloMax()));
+      for (const MachineSetting &m : settings) {
+        const ModelPoint t = ModelProduct(m, P, kind, (double)h.ownedMax(), (double)h.haloMax(), (int)rows_per_atom);
+        const double eff = N * m.t_atom / (P * t.time());
+        PetscCall(PetscPrintf(comm, " | %-6s %10s %5.1f%% %9s", "", Seconds(t.time()).c_str(), 100 * eff, Seconds(steps * t.time()).c_str()));
+        if (out.is_open())
+          out << m.name << ',' << partitionName(kind) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << t.compute << ','
+              << t.latency << ',' << t.transfer << ',' << t.time() << ',' << eff << ',' << steps * t.time() << '\n';
+      }
+      PetscCall(PetscPrintf(comm, "\n"));
+    }
+  }
+  PetscCall(PetscPrintf(comm, "(* the grid has empty domains: P beyond the planes of an axis)\n"));
+  PetscCall(PetscPrintf(comm, "1-D limit: slabs stop at one atomic plane each, P = %d here; beyond it slabs add empty domains.\n", planes[0]));
+
+  // Weak scaling: a cube of weak_atoms x P atoms, the central domain's halo.
+  PetscCall(PetscPrintf(comm, "\nweak scaling at %d atoms per processor (open cubes of about P x that many atoms; the central domain's compute / product):\n",
+                        (int)weak_atoms));
+  PetscCall(PetscPrintf(comm, "%7s %8s %12s", "P", "cells", "atoms"));
+  for (PartitionKind kind : kKinds)
+    for (const MachineSetting &m : settings) PetscCall(PetscPrintf(comm, " %6s-%-6s", partitionName(kind), m.name.c_str()));
+  PetscCall(PetscPrintf(comm, "   (efficiency)\n"));
+  for (PetscInt i = 0; i < ndomains; ++i) {
+    const int P = (int)domains[i];
+    const int cells = std::max(1, (int)std::lround(std::cbrt((double)weak_atoms * P / 8.0)));
+    const ZincblendeLattice weak({cells, cells, cells}, {false, false, false});
+    PetscCall(PetscPrintf(comm, "%7d %8d %12lld", P, cells, weak.totalAtoms()));
+    for (PartitionKind kind : kKinds) {
+      const auto grid = AnalysisGrid(kind, P, weak.planes());
+      const PlanePartition part(weak.planes(), grid);
+      const DomainHalo d = CountDomainHalo(weak, part, part.rankOf({grid[0] / 2, grid[1] / 2, grid[2] / 2}));
+      for (const MachineSetting &m : settings) {
+        if (d.owned == 0) { // slabs beyond one plane each: the 1-D limit
+          PetscCall(PetscPrintf(comm, " %13s", "1-D limit"));
+          continue;
+        }
+        // The domain's own work against its product: the efficiency against the same work without communication.
+        const ModelPoint t = ModelProduct(m, P, kind, (double)d.owned, (double)d.halo, (int)rows_per_atom);
+        PetscCall(PetscPrintf(comm, " %12.1f%%", 100 * t.compute / t.time()));
+      }
+    }
+    PetscCall(PetscPrintf(comm, "\n"));
+  }
+
+  // The bandwidth a network needs for the given efficiency at P.
+  PetscCall(PetscPrintf(comm, "\nnetwork bandwidth needed for %.0f%% efficiency at P = %d on this structure:\n", 100 * efficiency, (int)bandwidth_at));
+  for (PartitionKind kind : kKinds) {
+    const auto grid = AnalysisGrid(kind, (int)bandwidth_at, planes);
+    const HaloCounts h = CountHalo(lattice, PlanePartition(planes, grid));
+    for (const MachineSetting &m : settings) {
+      const double b = BandwidthForEfficiency(m, N, (int)bandwidth_at, kind, (double)h.ownedMax(), (double)h.haloMax(), (int)rows_per_atom, efficiency);
+      if (b < 0) PetscCall(PetscPrintf(comm, "  %-6s %-6s: not reachable (compute imbalance and latency alone exceed the budget)\n", partitionName(kind), m.name.c_str()));
+      else PetscCall(PetscPrintf(comm, "  %-6s %-6s: %.3g MB/s (setting has %.3g MB/s)\n", partitionName(kind), m.name.c_str(), b / 1e6, m.bandwidth / 1e6));
+    }
+  }
+  if (out.is_open()) PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote %s\n", csv));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "tbpeta-model", Run); }
