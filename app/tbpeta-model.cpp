@@ -6,7 +6,10 @@
 // to 32768, 3000 Lanczos steps.
 static const char help[] = "tbpeta-model: modelled time and efficiency of one product against P for slab, column and cube decompositions.\n"
                            "  -cells nx,ny,nz -periodic px,py,pz   the structure (default 81,81,81 open: the 44 nm Si cube of the lecture)\n"
-                           "  -model_settings a,b                  machine settings: 2001, today (default both)\n"
+                           "  -model_settings a,b                  machine settings: 2001, today, measured (default 2001,today)\n"
+                           "  -model_measured_dir DIR              where 'measured' reads this machine's sweeps (default results/study):\n"
+                           "                                       pingpong.csv (bench_pingpong) and operators.csv (bench_operators)\n"
+                           "  -model_measured_operator V           the operator whose product gives t_atom (default shell)\n"
                            "  -model_t_atom s -model_latency s -model_bandwidth B/s   a setting of your own (named 'given')\n"
                            "  -model_rows_per_atom B               rows per atom (default 20: sp3d5s* with spin)\n"
                            "  -model_steps n                       Lanczos steps for the total time (default 3000)\n"
@@ -17,7 +20,9 @@ static const char help[] = "tbpeta-model: modelled time and efficiency of one pr
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -47,6 +52,38 @@ std::vector<std::string> Split(const std::string &text) {
   return out;
 }
 
+// The `measured` setting: tau and b from bench_pingpong's CSV (the smallest message's one-way time, the largest
+// bandwidth), t_atom from bench_operators' CSV (the sp3d5s*+SO row of `variant` on 1 rank with the most atoms:
+// seconds per product / atoms). One line naming the file when a sweep is missing.
+PetscErrorCode MeasuredSetting(MPI_Comm comm, const std::string &dir, const std::string &variant, MachineSetting *m) {
+  PetscFunctionBeginUser;
+  const std::string ping = dir + "/pingpong.csv", ops = dir + "/operators.csv";
+  std::ifstream fp(ping), fo(ops);
+  PetscCheck(fp && fo, comm, PETSC_ERR_USER_INPUT, "-model_settings measured: no sweep results in %s (%s%s%s missing): run benchmarks/run-study first", dir.c_str(), fp ? "" : "pingpong.csv",
+             !fp && !fo ? ", " : "", fo ? "" : "operators.csv");
+  std::string line;
+  double latency = -1, bandwidth = -1;
+  std::getline(fp, line);
+  while (std::getline(fp, line)) {
+    const std::vector<std::string> f = Split(line);
+    if (f.size() < 3) continue;
+    if (latency < 0) latency = std::atof(f[1].c_str());
+    bandwidth = std::max(bandwidth, std::atof(f[2].c_str()));
+  }
+  double t_atom = -1, atoms_best = 0;
+  std::getline(fo, line); // set,structure,ranks,cells,atoms,rows,variant,seconds,...
+  while (std::getline(fo, line)) {
+    const std::vector<std::string> f = Split(line);
+    if (f.size() < 8 || f[0] != "nemo3d" || f[2] != "1" || f[6] != variant) continue;
+    const double atoms = std::atof(f[4].c_str()), seconds = std::atof(f[7].c_str());
+    if (atoms > atoms_best && seconds > 0) atoms_best = atoms, t_atom = seconds / atoms;
+  }
+  PetscCheck(latency > 0 && bandwidth > 0, comm, PETSC_ERR_USER_INPUT, "-model_settings measured: %s holds no ping-pong rows", ping.c_str());
+  PetscCheck(t_atom > 0, comm, PETSC_ERR_USER_INPUT, "-model_settings measured: %s has no nemo3d row of %s on 1 rank (-model_measured_operator)", ops.c_str(), variant.c_str());
+  *m = {"measured", t_atom, latency, bandwidth};
+  PetscFunctionReturn(0);
+}
+
 std::string Seconds(double s) {
   char buf[32];
   if (s >= 1) std::snprintf(buf, sizeof buf, "%.3g s", s);
@@ -62,7 +99,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscInt rows_per_atom = 20, steps = 3000, weak_atoms = 50000, bandwidth_at = 100, ndomains = 64;
   PetscInt domains[64];
   PetscBool domains_set = PETSC_FALSE, t_set = PETSC_FALSE, l_set = PETSC_FALSE, b_set = PETSC_FALSE, has_csv = PETSC_FALSE, cells_set = PETSC_FALSE, periodic_set = PETSC_FALSE;
-  char csv[PETSC_MAX_PATH_LEN] = "";
+  char csv[PETSC_MAX_PATH_LEN] = "", measured_dir[PETSC_MAX_PATH_LEN] = "results/study", measured_operator[64] = "shell";
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasName(nullptr, nullptr, "-cells", &cells_set));
   PetscCall(PetscOptionsHasName(nullptr, nullptr, "-periodic", &periodic_set));
@@ -81,6 +118,9 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsReal("-model_efficiency", "Efficiency for the bandwidth-needed table", "tbpeta-model", efficiency, &efficiency, nullptr));
   PetscCall(PetscOptionsInt("-model_bandwidth_at", "P for the bandwidth-needed table", "tbpeta-model", bandwidth_at, &bandwidth_at, nullptr));
   PetscCall(PetscOptionsString("-csv", "Also write the strong-scaling rows as CSV", "tbpeta-model", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsString("-model_measured_dir", "Where the measured setting reads pingpong.csv and operators.csv", "tbpeta-model", measured_dir, measured_dir, sizeof measured_dir, nullptr));
+  PetscCall(PetscOptionsString("-model_measured_operator", "Operator (bench_operators variant) whose product gives the measured t_atom", "tbpeta-model", measured_operator, measured_operator,
+                               sizeof measured_operator, nullptr));
   PetscOptionsEnd();
   if (!domains_set) {
     ndomains = 0;
@@ -89,8 +129,10 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   std::vector<MachineSetting> settings;
   for (const std::string &name : Split(settings_text)) {
     MachineSetting m;
-    PetscCheck(MachinePreset(name, &m), comm, PETSC_ERR_USER_INPUT, "-model_settings: %s is not a preset (2001, today; or give -model_t_atom, -model_latency and -model_bandwidth)",
-               name.c_str());
+    if (name == "measured") PetscCall(MeasuredSetting(comm, measured_dir, measured_operator, &m));
+    else
+      PetscCheck(MachinePreset(name, &m), comm, PETSC_ERR_USER_INPUT, "-model_settings: %s is not a setting (2001, today, measured; or give -model_t_atom, -model_latency and -model_bandwidth)",
+                 name.c_str());
     settings.push_back(m);
   }
   if (t_set || l_set || b_set) {

@@ -227,7 +227,8 @@ TEST(App, ModelToolRunsAndRefusesBadSettings) {
   for (const auto &[args, mentions] : std::vector<std::pair<std::string, std::string>>{{"-model_settings 1990", "-model_settings"},
                                                                                         {"-model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0", "-model_bandwidth"},
                                                                                         {"-model_t_atom 1e-6", "go together"},
-                                                                                        {"-domains 0", "-domains"}}) {
+                                                                                        {"-domains 0", "-domains"},
+                                                                                        {"-model_settings measured -model_measured_dir /nonexistent", "run benchmarks/run-study"}}) {
     SCOPED_TRACE(args);
     const RunResult r = RunExecutable("tbpeta-model", 1, "-cells 2,2,2 " + args);
     EXPECT_FALSE(r.signalled);
