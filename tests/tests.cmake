@@ -12,3 +12,8 @@ tbpeta_add_test(test_allocation RANKS 1 2 3)
 tbpeta_add_test(test_compare RANKS 1 2 3)
 tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
+
+# The scaling study's quick variant end to end (sweeps, halo, model, plots, report), as a user runs it.
+add_test(NAME study_quick COMMAND bash ${CMAKE_SOURCE_DIR}/benchmarks/run-study -quick -out ${CMAKE_BINARY_DIR}/study-quick ${CMAKE_BINARY_DIR})
+set_tests_properties(study_quick PROPERTIES TIMEOUT 300 PROCESSORS 2 PASS_REGULAR_EXPRESSION "done: .*report.md"
+  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
