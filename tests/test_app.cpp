@@ -238,3 +238,16 @@ TEST(App, ModelToolRunsAndRefusesBadSettings) {
     EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
   }
 }
+
+// -help lists every option of the application with its default, and runs nothing.
+TEST(App, HelpListsTheOptions) {
+  TBPETA_ASSERT_RANKS();
+  const RunResult r = RunTbpeta(1, "-help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char *option : {"-cells", "-periodic", "-k <", "-params", "-material", "-dot_material", "-host_alloy", "-partition", "-hamiltonian", "-shell_block_cache", "-mat_type", "-solver",
+                             "-lanczos_nev_valence", "-lanczos_checkpoint", "-lanczos_multiplicity_passes", "-folded_shift", "-folded_solver", "-compare_max_products", "-compare_runs",
+                             "-dense_max_rows", "-output", "-output_vectors", "-eps_nev"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  EXPECT_NE(r.out.find("-hamiltonian <now stored"), std::string::npos); // with its default
+  EXPECT_EQ(r.out.find("converged of"), std::string::npos);              // nothing solved
+}
