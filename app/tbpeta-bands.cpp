@@ -19,6 +19,7 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 
 #include "tbpeta/BandStructure.hpp"
 #include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/TextFile.hpp"
 #include "tbpeta/ParameterSet.hpp"
 #include "tbpeta/TightBindingModel.hpp"
 
@@ -88,38 +89,24 @@ PetscErrorCode PrintSummary(MPI_Comm comm, const BulkBands &bands, const BandPat
   PetscFunctionReturn(0);
 }
 
-// Rank 0 writes the CSV to a temporary name and renames it; every rank learns whether it worked.
+// The band table as CSV, written whole or not at all (WriteTextFile).
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &e, double vbm) {
-  PetscMPIInt rank;
-  int ok = 1;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    const std::string tmp = path + ".tmp";
-    FILE *f = std::fopen(tmp.c_str(), "w");
-    if (!f) ok = 0;
-    else {
-      std::fprintf(f, "k_distance_2pi_over_a,kx,ky,kz,label");
-      for (size_t b = 0; b < e[0].size(); ++b) std::fprintf(f, ",band_%zu", b);
-      std::fprintf(f, "\n");
-      for (size_t i = 0; i < samples.size(); ++i) {
-        const auto &s = samples[i];
-        std::fprintf(f, "%.8f,%.8f,%.8f,%.8f,%s", s.distance, s.k[0], s.k[1], s.k[2], s.label.c_str());
-        for (double x : e[i]) std::fprintf(f, ",%.6f", x - vbm);
-        std::fprintf(f, "\n");
-      }
-      ok = std::ferror(f) == 0;
-      ok = (std::fclose(f) == 0) && ok;
-      std::error_code ec;
-      if (ok) fs::rename(tmp, path, ec);
-      if (!ok || ec) {
-        ok = 0;
-        fs::remove(tmp, ec);
-      }
+  std::string text = "k_distance_2pi_over_a,kx,ky,kz,label";
+  char buf[160];
+  for (size_t b = 0; b < e[0].size(); ++b) text += ",band_" + std::to_string(b);
+  text += "\n";
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const auto &s = samples[i];
+    std::snprintf(buf, sizeof buf, "%.8f,%.8f,%.8f,%.8f,%s", s.distance, s.k[0], s.k[1], s.k[2], s.label.c_str());
+    text += buf;
+    for (double x : e[i]) {
+      std::snprintf(buf, sizeof buf, ",%.6f", x - vbm);
+      text += buf;
     }
+    text += "\n";
   }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "-csv %s: could not write the file", path.c_str());
+  PetscCall(WriteTextFile(comm, path, text, "-csv"));
   PetscFunctionReturn(0);
 }
 

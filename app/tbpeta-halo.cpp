@@ -11,13 +11,14 @@ static const char help[] = "tbpeta-halo: owned and halo atoms of every domain of
 #include <petscsys.h>
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/HaloAnalysis.hpp"
 #include "tbpeta/SupercellSpec.hpp"
+#include "tbpeta/TextFile.hpp"
 
 using namespace tbpeta;
 
@@ -58,14 +59,8 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
                         spec.cells[1], spec.cells[2], planes[0], planes[1], planes[2], spec.periodic[0], spec.periodic[1], spec.periodic[2],
                         explicit_grid ? "explicit" : partitionName((PartitionKind)kind)));
   PetscCall(PetscPrintf(comm, "%8s  %-14s %12s %12s %10s %13s %7s\n", "P", "grid", "owned min", "owned max", "halo max", "halo/owned", "empty"));
-  std::ofstream out;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (has_csv && rank == 0) {
-    out.open(csv);
-    PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-csv: cannot write %s", csv);
-    out << "partition,domains,px,py,pz,atoms,owned_min,owned_max,halo_max,halo_over_owned,empty_domains\n";
-  }
+  std::ostringstream out;
+  out << "partition,domains,px,py,pz,atoms,owned_min,owned_max,halo_max,halo_over_owned,empty_domains\n";
   for (PetscInt i = 0; i < ndomains; ++i) {
     const int P = (int)domains[i];
     const std::array<int, 3> grid = explicit_grid ? std::array<int, 3>{(int)(gset[0] ? g[0] : 1), (int)(gset[1] ? g[1] : 1), (int)(gset[2] ? g[2] : 1)}
@@ -75,11 +70,13 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     char gtext[64];
     std::snprintf(gtext, sizeof gtext, "%d x %d x %d", grid[0], grid[1], grid[2]);
     PetscCall(PetscPrintf(comm, "%8d  %-14s %12lld %12lld %10lld %13.4f %7d\n", P, gtext, h.ownedMin(), h.ownedMax(), h.haloMax(), ratio, h.emptyDomains()));
-    if (out.is_open())
-      out << (explicit_grid ? "explicit" : partitionName((PartitionKind)kind)) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << lattice.totalAtoms() << ','
-          << h.ownedMin() << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << ratio << ',' << h.emptyDomains() << '\n';
+    out << (explicit_grid ? "explicit" : partitionName((PartitionKind)kind)) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << lattice.totalAtoms() << ','
+        << h.ownedMin() << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << ratio << ',' << h.emptyDomains() << '\n';
   }
-  if (out.is_open()) PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote %s\n", csv));
+  if (has_csv) {
+    PetscCall(WriteTextFile(comm, csv, out.str(), "-csv"));
+    PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -25,6 +25,7 @@ static const char help[] = "tbpeta-model: modelled time and efficiency of one pr
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ static const char help[] = "tbpeta-model: modelled time and efficiency of one pr
 #include "tbpeta/HaloAnalysis.hpp"
 #include "tbpeta/ScalingModel.hpp"
 #include "tbpeta/SupercellSpec.hpp"
+#include "tbpeta/TextFile.hpp"
 
 using namespace tbpeta;
 
@@ -154,14 +156,8 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   for (const MachineSetting &m : settings)
     PetscCall(PetscPrintf(comm, "  setting %-6s t_atom %s, latency %s, bandwidth %.3g MB/s\n", m.name.c_str(), Seconds(m.t_atom).c_str(), Seconds(m.latency).c_str(), m.bandwidth / 1e6));
 
-  std::ofstream out;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (has_csv && rank == 0) {
-    out.open(csv);
-    PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-csv: cannot write %s", csv);
-    out << "setting,partition,domains,px,py,pz,atoms_max,halo_max,compute_s,latency_s,transfer_s,product_s,efficiency,total_s\n";
-  }
+  std::ostringstream out;
+  out << "setting,partition,domains,px,py,pz,atoms_max,halo_max,compute_s,latency_s,transfer_s,product_s,efficiency,total_s\n";
   // Strong scaling: the halo of every P counted once, then every setting.
   for (PartitionKind kind : kKinds) {
     PetscCall(PetscPrintf(comm, "\nstrong scaling, %s (m = %d messages per product):\n", partitionName(kind), MessagesPerProduct(kind)));
@@ -179,8 +175,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
         const ModelPoint t = ModelProduct(m, P, kind, (double)h.ownedMax(), (double)h.haloMax(), (int)rows_per_atom);
         const double eff = N * m.t_atom / (P * t.time());
         PetscCall(PetscPrintf(comm, " | %-6s %10s %5.1f%% %9s", "", Seconds(t.time()).c_str(), 100 * eff, Seconds(steps * t.time()).c_str()));
-        if (out.is_open())
-          out << m.name << ',' << partitionName(kind) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << t.compute << ','
+        out << m.name << ',' << partitionName(kind) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << t.compute << ','
               << t.latency << ',' << t.transfer << ',' << t.time() << ',' << eff << ',' << steps * t.time() << '\n';
       }
       PetscCall(PetscPrintf(comm, "\n"));
@@ -229,7 +224,10 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
       else PetscCall(PetscPrintf(comm, "  %-6s %-6s: %.3g MB/s (setting has %.3g MB/s)\n", partitionName(kind), m.name.c_str(), b / 1e6, m.bandwidth / 1e6));
     }
   }
-  if (out.is_open()) PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote %s\n", csv));
+  if (has_csv) {
+    PetscCall(WriteTextFile(comm, csv, out.str(), "-csv"));
+    PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -39,6 +39,7 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 #include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/Hamiltonian.hpp"
 #include "tbpeta/ResidentMemory.hpp"
+#include "tbpeta/TextFile.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
 
 using namespace tbpeta;
@@ -335,14 +336,12 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
                             r.variant.c_str(), speedup, speedup >= bound ? "met" : "NOT met"));
     }
   if (has_csv) {
-    if (rank == 0) {
-      std::ofstream f(csv);
-      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-bench_csv: cannot write %s", csv);
-      f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
-      for (const Row &r : rows)
-        f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
-          << r.gflops() << ',' << r.gbs() << ',' << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad[r.ranks] << ",\"" << r.note << "\"\n";
-    }
+    std::ostringstream f;
+    f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
+    for (const Row &r : rows)
+      f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
+        << r.gflops() << ',' << r.gbs() << ',' << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad[r.ranks] << ",\"" << r.note << "\"\n";
+    PetscCall(WriteTextFile(comm, csv, f.str(), "-bench_csv"));
     PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
   }
   PetscFunctionReturn(0);

@@ -12,10 +12,11 @@ static const char help[] = "bench_pingpong: MPI latency and bandwidth between tw
 #include <petscsys.h>
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "tbpeta/ApplicationMain.hpp"
+#include "tbpeta/TextFile.hpp"
 
 using namespace tbpeta;
 
@@ -62,11 +63,11 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscPrintf(comm, "bench_pingpong: rank 0 <-> rank 1, best of %d round trips per size\n%12s %12s %12s\n", (int)repeats, "bytes", "one way us", "MB/s"));
   for (const Row &r : rows) PetscCall(PetscPrintf(comm, "%12ld %12.2f %12.1f\n", r.bytes, r.seconds * 1e6, r.bytes / r.seconds / 1e6));
   PetscCall(PetscPrintf(comm, "latency %.2f us (8 bytes), bandwidth %.1f MB/s (%ld bytes)\n", rows.front().seconds * 1e6, rows.back().bytes / rows.back().seconds / 1e6, rows.back().bytes));
-  if (has_csv && rank == 0) {
-    std::ofstream f(csv);
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-bench_csv: cannot write %s", csv);
+  if (has_csv) {
+    std::ostringstream f;
     f << "bytes,one_way_s,bandwidth_bytes_per_s\n";
     for (const Row &r : rows) f << r.bytes << ',' << r.seconds << ',' << r.bytes / r.seconds << '\n';
+    PetscCall(WriteTextFile(comm, csv, f.str(), "-bench_csv"));
   }
   PetscFunctionReturn(0);
 }

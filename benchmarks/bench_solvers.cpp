@@ -33,6 +33,7 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/SolverComparison.hpp"
 #include "tbpeta/Hamiltonian.hpp"
+#include "tbpeta/TextFile.hpp"
 #include "tbpeta/TightBindingSystem.hpp"
 
 using namespace tbpeta;
@@ -164,25 +165,15 @@ std::string NumberList(const std::vector<double> &v) {
 // The CSV: a first line "# <signature>" (structure, question, ranks), the header, one line per row. The states are
 // written to full precision, so that a later job (-bench_rows) compares with them as if it had run them.
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::string &signature, const std::vector<ComparisonRow> &rows) {
-  PetscMPIInt rank;
+  std::ostringstream f;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  int ok = 1;
-  if (rank == 0) {
-    const std::string partial = path + ".partial";
-    std::ofstream f(partial);
-    f << "# " << signature << '\n' << kCsvHeader << '\n';
-    f.precision(10);
-    for (const ComparisonRow &r : rows)
-      f << r.run << ',' << Quoted(r.solver) << ',' << r.states << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
-        << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << NumberList({r.center}) << ','
-        << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << '\n';
-    f.close();
-    ok = f.good() && std::rename(partial.c_str(), path.c_str()) == 0;
-    if (!ok) std::remove(partial.c_str());
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "-bench_csv: cannot write %s", path.c_str());
+  f << "# " << signature << '\n' << kCsvHeader << '\n';
+  f.precision(10);
+  for (const ComparisonRow &r : rows)
+    f << r.run << ',' << Quoted(r.solver) << ',' << r.states << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
+      << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << NumberList({r.center}) << ','
+      << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << '\n';
+  PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
 }
@@ -301,9 +292,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(ProductSeconds(H, &product));
   PetscCall(MatNorm(H, NORM_FROBENIUS, &frobenius));
   char description[512], question[256], op[160];
-  // (Stored H: the words of the first CSVs, so that their rows still merge.)
-  if (hopts.kind == HamiltonianKind::stored && hopts.format == MatrixFormat::aij) std::snprintf(op, sizeof op, "%.0f non-zeros, %.0f MB of H", info.nonzeros, info.bytes / 1048576.0);
-  else std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(hopts).c_str(), info.bytes / 1048576.0);
+  std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(hopts).c_str(), info.bytes / 1048576.0);
   std::snprintf(description, sizeof description, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s",
                 sys.structure.total, sys.nano_spec.dot_material.empty() ? "no" : sys.nano_spec.dot_material.c_str(), sys.cell.cells[0], sys.cell.cells[1], sys.cell.cells[2],
                 sys.model.materials[0].material.c_str(), sys.cell.periodic[0], sys.cell.periodic[1], sys.cell.periodic[2], sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit",

@@ -54,7 +54,7 @@ namespace {
 
 // SLEPc's basis for nev values unless -<prefix>eps_ncv is given (Krylov-Schur's default, ARPACK's when arpack).
 PetscInt SlepcBasis(const char *prefix, PetscInt nev, bool arpack) {
-  PetscInt ncv = arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15);
+  PetscInt ncv = SlepcDefaultBasis(nev, arpack);
   PetscOptionsGetInt(nullptr, prefix, "-eps_ncv", &ncv, nullptr);
   return ncv;
 }

@@ -1,26 +1,12 @@
 #include "tbpeta/HaloAnalysis.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace tbpeta {
 
 std::array<int, 3> AnalysisGrid(PartitionKind kind, int domains, std::array<int, 3> planes) {
   std::array<int, 3> grid{domains, 1, 1};
-  if (PlanePartition::chooseGrid(kind, domains, planes, &grid) || kind == PartitionKind::slab) return grid;
-  // As cubic (or square) as P allows, on the planes as if they could be split further.
-  double best = std::numeric_limits<double>::max();
-  for (int px = 1; px <= domains; ++px) {
-    if (domains % px) continue;
-    for (int py = 1; py <= domains / px; ++py) {
-      if ((domains / px) % py) continue;
-      const int pz = domains / px / py;
-      if (kind == PartitionKind::column && pz != 1) continue;
-      const double lx = double(planes[0]) / px, ly = double(planes[1]) / py, lz = double(planes[2]) / pz;
-      const double surface = lx * ly + ly * lz + lx * lz;
-      if (surface < best * (1 - 1e-12)) best = surface, grid = {px, py, pz};
-    }
-  }
+  if (!PlanePartition::chooseGrid(kind, domains, planes, &grid)) PlanePartition::chooseGrid(kind, domains, planes, &grid, true);
   return grid;
 }
 

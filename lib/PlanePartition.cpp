@@ -21,10 +21,10 @@ long long PlaneBox::countAtoms() const {
 
 PlanePartition::PlanePartition(std::array<int, 3> planes, std::array<int, 3> grid) : planes_(planes), grid_(grid) {}
 
-bool PlanePartition::chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid) {
+bool PlanePartition::chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid, bool allow_empty) {
   if (kind == PartitionKind::slab) {
     *grid = {ranks, 1, 1};
-    return ranks <= planes[0];
+    return allow_empty || ranks <= planes[0];
   }
   double best = std::numeric_limits<double>::max();
   bool found = false;
@@ -34,7 +34,7 @@ bool PlanePartition::chooseGrid(PartitionKind kind, int ranks, std::array<int, 3
       if ((ranks / px) % py) continue;
       const int pz = ranks / px / py;
       if (kind == PartitionKind::column && pz != 1) continue;
-      if (px > planes[0] || py > planes[1] || pz > planes[2]) continue;
+      if (!allow_empty && (px > planes[0] || py > planes[1] || pz > planes[2])) continue;
       const double lx = double(planes[0]) / px, ly = double(planes[1]) / py, lz = double(planes[2]) / pz;
       const double surface = lx * ly + ly * lz + lx * lz;
       // Strictly smaller wins, so ties keep the earlier grid: the one with fewer cuts along x.

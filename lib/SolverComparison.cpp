@@ -12,6 +12,7 @@
 #include "tbpeta/FoldedSpectrum.hpp"
 #include "tbpeta/Hamiltonian.hpp"
 #include "tbpeta/ResidentMemory.hpp"
+#include "tbpeta/SlepcSolver.hpp"
 
 namespace tbpeta {
 
@@ -73,7 +74,7 @@ PetscErrorCode SetEps(PetscOptions db, const std::string &prefix, bool arpack, P
   PetscFunctionBeginUser;
   PetscCall(CopyUserOptions(db, prefix, kEpsTuning));
   PetscCall(PetscOptionsGetInt(db, nullptr, ("-" + prefix + "eps_ncv").c_str(), &ncv, &set));
-  if (!set) ncv = std::min(n, arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15));
+  if (!set) ncv = std::min(n, SlepcDefaultBasis(nev, arpack));
   // Krylov-Schur: ncv applications, then at most ceil(ncv/2) per restart (half the basis is kept); ARPACK: ncv + 1,
   // then at most ncv - nev per restart.
   const PetscInt restarts = arpack ? 1 + std::max<PetscInt>(0, m - ncv - 1) / std::max<PetscInt>(1, ncv - nev) : 1 + std::max<PetscInt>(0, m - ncv) / ((ncv + 1) / 2);

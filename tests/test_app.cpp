@@ -59,6 +59,17 @@ int Lines(const std::string &s) {
   return n;
 }
 
+// One of the other executables refuses `args`: one line on stderr naming `mentions`, a non-zero exit, no crash.
+void ExpectToolError(const std::string &exe, int ranks, const std::string &args, const std::string &mentions) {
+  SCOPED_TRACE(exe + " " + args);
+  const RunResult r = RunExecutable(exe, ranks, args);
+  EXPECT_FALSE(r.signalled);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(Lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(exe + ": error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+}
+
 void ExpectOneLineError(int ranks, const std::string &args, const std::string &mentions) {
   SCOPED_TRACE(args);
   const fs::path h5 = Scratch() / "bad.h5";
@@ -182,15 +193,7 @@ TEST(App, BenchSolversSplitsTheRunsOverJobs) {
   EXPECT_NE(csv_b.find("\nfolded_lanczos,"), std::string::npos) << csv_b;
   EXPECT_EQ(Lines(csv_b), 4) << csv_b; // signature, header, two rows
 
-  const auto refused = [&](const std::string &args, const std::string &mentions) {
-    SCOPED_TRACE(args);
-    const RunResult r = RunExecutable("bench_solvers", 2, args);
-    EXPECT_FALSE(r.signalled);
-    EXPECT_NE(r.exit_code, 0);
-    EXPECT_EQ(Lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("bench_solvers: error:"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
-  };
+  const auto refused = [&](const std::string &args, const std::string &mentions) { ExpectToolError("bench_solvers", 2, args, mentions); };
   refused("-cells 3,3,3 -dot_radius 0.6 -compare_runs folded_lanczos -bench_rows " + a.string(), "was measured on");
   refused(sys + "-compare_runs lanczos -bench_rows " + a.string(), "-compare_runs: lanczos was measured already");
   refused(sys + "-bench_rows " + a.string() + "," + a.string(), "in the files twice");
@@ -204,17 +207,10 @@ TEST(App, HaloToolCountsAndRefusesImpossibleDecompositions) {
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("      32  32 x 1 x 1"), std::string::npos) << ok.out; // 16 planes, 32 slabs: half of them empty
   EXPECT_NE(ok.out.find("16"), std::string::npos);
-  for (const auto &[args, mentions] : std::vector<std::pair<std::string, std::string>>{{"-domains 0", "-domains"},
-                                                                                        {"-domains 8 -da_processors_x 2 -da_processors_y 3", "-da_processors_x/y/z"},
-                                                                                        {"-partition ring", "-partition"}}) {
-    SCOPED_TRACE(args);
-    const RunResult r = RunExecutable("tbpeta-halo", 1, "-cells 2,2,2 " + args);
-    EXPECT_FALSE(r.signalled);
-    EXPECT_NE(r.exit_code, 0);
-    EXPECT_EQ(Lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("tbpeta-halo: error:"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
-  }
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 0", "-domains");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 8 -da_processors_x 2 -da_processors_y 3", "-da_processors_x/y/z");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -partition ring", "-partition");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -csv /nonexistent/halo.csv", "-csv /nonexistent/halo.csv: could not write the file");
 }
 
 // tbpeta-model: the three decompositions for a small structure; one line for a bad setting.
@@ -224,19 +220,11 @@ TEST(App, ModelToolRunsAndRefusesBadSettings) {
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   for (const char *section : {"strong scaling, slab", "strong scaling, column", "strong scaling, cube", "weak scaling", "network bandwidth needed"})
     EXPECT_NE(ok.out.find(section), std::string::npos) << section;
-  for (const auto &[args, mentions] : std::vector<std::pair<std::string, std::string>>{{"-model_settings 1990", "-model_settings"},
-                                                                                        {"-model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0", "-model_bandwidth"},
-                                                                                        {"-model_t_atom 1e-6", "go together"},
-                                                                                        {"-domains 0", "-domains"},
-                                                                                        {"-model_settings measured -model_measured_dir /nonexistent", "run benchmarks/run-study"}}) {
-    SCOPED_TRACE(args);
-    const RunResult r = RunExecutable("tbpeta-model", 1, "-cells 2,2,2 " + args);
-    EXPECT_FALSE(r.signalled);
-    EXPECT_NE(r.exit_code, 0);
-    EXPECT_EQ(Lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("tbpeta-model: error:"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
-  }
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_settings 1990", "-model_settings");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0", "-model_bandwidth");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_t_atom 1e-6", "go together");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -domains 0", "-domains");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_settings measured -model_measured_dir /nonexistent", "run benchmarks/run-study");
 }
 
 // -help lists every option of the application with its default, and runs nothing.

@@ -31,8 +31,9 @@ public:
 
   // The grid tbpeta uses for `ranks` ranks: slab = P x 1 x 1, column = px x py x 1 and cube = px x py x pz, the
   // column and cube grids chosen (like DMDA) to minimise the subdomain surface for the given planes. Returns false
-  // when no such grid gives every rank a plane.
-  static bool chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid);
+  // when no such grid gives every rank a plane; with allow_empty, grids with more ranks than planes on an axis
+  // take part too (the halo analysis of any P), and slabs always succeed.
+  static bool chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid, bool allow_empty = false);
 
   const std::array<int, 3> &grid() const { return grid_; }
   int size() const { return grid_[0] * grid_[1] * grid_[2]; }

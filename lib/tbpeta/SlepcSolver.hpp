@@ -4,6 +4,8 @@
 // (the host's midgap unless -eps_target is given).
 #include <slepceps.h>
 
+#include <algorithm>
+
 #include <vector>
 
 #include "tbpeta/EigenStates.hpp"
@@ -13,6 +15,9 @@ namespace tbpeta {
 // Solves for the states of H nearest `default_target` (eV) unless the options say otherwise; with want_vectors the
 // unit eigenvectors too (owned by the caller). Collective.
 PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states, bool want_vectors = false);
+
+// SLEPc's default basis size ncv for nev values: Krylov-Schur's max(2 nev, nev + 15), ARPACK's max(20, 2 nev + 1).
+inline PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack) { return arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15); }
 
 // Dense LAPACK (EPSLAPACK, also AllEigenvalues) on more rows than this is refused: it densifies H on every rank
 // (16 n^2 bytes) and costs O(n^3) (2,000 rows with vectors: ~40 s here). -dense_max_rows overrides.
