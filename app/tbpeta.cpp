@@ -14,7 +14,9 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 
 #include "tbpeta/ApplicationMain.hpp"
 #include "tbpeta/EigenSolver.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 #include "tbpeta/LogEvents.hpp"
+#include "tbpeta/MemoryPreflight.hpp"
 #include "tbpeta/ResidentMemory.hpp"
 #include "tbpeta/ResultsWriter.hpp"
 #include "tbpeta/SlepcSolver.hpp"
@@ -133,6 +135,7 @@ PetscErrorCode WriteOutput(MPI_Comm comm, const std::string &path, const TightBi
                           {"requested", (double)states.requested},
                           {"found", (double)states.values.size()},
                           {"vectors_held", (double)states.vectors_held},
+                          {"complete", states.complete ? 1.0 : 0.0},
                           {"seconds", states.seconds},
                           {"peak_rss_mb", states.peak_rss_mb}}};
   PetscCall(WriteResults(comm, path, out, atoms, options,
@@ -155,11 +158,15 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscOptionsEnd();
   if (has_output) PetscCall(CheckOutputPath(comm, output));
 
-  PetscCall(TightBindingSystemFromOptions(comm, !help, &sys));
+  // The structure is built only after the memory preflight: everything large comes after it.
+  PetscCall(TightBindingSystemFromOptions(comm, false, &sys));
   HamiltonianOptions hopts;
   PetscCall(HamiltonianOptionsFromOptions(comm, &hopts));
   SolverKind solver;
   PetscCall(SolverKindFromOptions(comm, &solver));
+  double memory_limit;
+  bool memory_limit_given;
+  PetscCall(MemoryLimitFromOptions(comm, &memory_limit, &memory_limit_given));
   for (const auto &w : sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
   double vbm, cbm;
   PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
@@ -176,17 +183,21 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   Mat H;
   HamiltonianInfo info;
   {
-    // The memory estimate before building, against the measured peak printed after the solve.
-    double h_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, hopts), rows_max = (double)sys.structure.owned * sys.model.blockSize();
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &h_bytes, 1, MPI_DOUBLE, MPI_MAX, comm));
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rows_max, 1, MPI_DOUBLE, MPI_MAX, comm));
+    // The memory estimate before anything large is allocated, against the measured peak printed after the solve;
+    // a run that cannot fit stops here.
     PetscInt nvec;
     PetscCall(EstimateVectorsHeld(comm, solver, 0.5 * (vbm + cbm), &nvec));
-    const double vec_mb = rows_max * sizeof(PetscScalar) / 1048576.0;
-    PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): H %s %.1f MB; solver about %" PetscInt_FMT " vectors x %.2f MB = %.1f MB\n", HamiltonianKindName(hopts.kind),
-                          h_bytes / 1048576.0, nvec, vec_mb, nvec * vec_mb));
+    MemoryEstimate est;
+    PetscCall(EstimateRunMemory(comm, sys, hopts, nvec, &est));
+    const double MB = 1048576.0;
+    PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
+                          est.total() / MB, est.structure / MB, HamiltonianKindName(hopts.kind), est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, memory_limit));
+    PetscCall(CheckMemoryFits(comm, sys, hopts, est, memory_limit, memory_limit_given));
   }
+  PetscCall(Structure::Create(comm, sys.lattice, sys.partition, sys.nano, &sys.structure));
+  PetscCall(CheckInterrupted(comm, "building the structure"));
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, hopts, &H, &info));
+  PetscCall(CheckInterrupted(comm, "building H"));
   PetscCall(PrintSummary(comm, sys, info, hopts));
   PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));
 
@@ -209,6 +220,13 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
       }
   } else {
     PetscCall(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), rows, kramers, true, &states));
+    // A run stopped at its limits keeps what converged (marked incomplete); one that found nothing is an error.
+    PetscCheck(states.complete || !states.values.empty(), comm, PETSC_ERR_NOT_CONVERGED,
+               "%s: no state converged within the solver's limits (%" PetscInt_FMT " products of H, %" PetscInt_FMT " iterations); nothing written (raise -lanczos_max_steps, -eps_max_it or -folded_eps_max_it)",
+               states.solver.c_str(), states.products, states.iterations);
+    if (!states.complete)
+      PetscCall(PetscPrintf(comm, "tbpeta: warning: incomplete: %zu of %" PetscInt_FMT " requested states converged within the solver's limits; they are kept%s\n", states.values.size(),
+                            states.requested, has_output ? " and the output marks the run incomplete (solver/complete = 0)" : ""));
     PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s, peak %.1f MB per rank, %" PetscInt_FMT " vectors held\n",
                           states.solver.c_str(), states.values.size(), states.requested, states.iterations, states.products, states.seconds, states.peak_rss_mb, states.vectors_held));
     PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));

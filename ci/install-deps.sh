@@ -5,8 +5,10 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libpetsc-complex3.18-dev libslepc-complex3.18-dev
       libhdf5-openmpi-dev openmpi-bin libopenmpi-dev
+      libpetsc64-complex3.18-dev libslepc64-complex3.18-dev
       libgtest-dev libopenblas0-serial liblapack-dev
-      python3-numpy python3-h5py python3-matplotlib)
+      python3-numpy python3-h5py python3-matplotlib
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,7 @@
 
 #include "tbpeta/AllocationTracker.hpp"
 #include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 
 namespace tbpeta {
 
@@ -28,6 +29,7 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
   if (!ierr) ierr = SlepcInitialize(&argc, &argv, nullptr, help);
   if (ierr) return 1;
   PushOneLineErrorHandler(program);
+  InstallInterruptHandlers();
   int exit_code = 0;
   try {
     ierr = run(PETSC_COMM_WORLD, &exit_code);
@@ -44,6 +46,8 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
   }
   if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD, program);
   SlepcFinalize();
+  // Interrupted: the shell's convention, 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
+  if (ierr == PETSC_ERR_SIG && InterruptSignal()) return 128 + InterruptSignal();
   return ierr || exit_code ? 1 : 0;
 }
 

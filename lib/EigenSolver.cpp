@@ -132,6 +132,10 @@ PetscErrorCode SolveFromOptions(Mat H, SolverKind kind, double gap_center, std::
   }
   case SolverKind::compare: SETERRQ(comm, PETSC_ERR_ARG_WRONG, "SolveFromOptions runs one solver; -solver compare runs them all (SolverComparison)");
   }
+  // Complete: the Lanczos solvers know which wanted levels converged; SLEPc returns at most what converged.
+  if (kind == SolverKind::lanczos) states->complete = lanczos.converged;
+  else if (kind == SolverKind::folded && fo.solver == FoldedSolver::lanczos) states->complete = folded.lanczos.converged;
+  else states->complete = (PetscInt)states->values.size() >= states->requested;
   PetscCall(VectorsHeld(H, baseline, &states->vectors_held));
   PetscCall(PeakResidentMb(comm, &states->peak_rss_mb, nullptr));
   if (kind == SolverKind::lanczos && !lanczos.converged)

@@ -1,4 +1,5 @@
 #include "tbpeta/ErrorReporting.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -52,7 +53,10 @@ bool ErrorIsCollective(PetscErrorCode code) {
   case PETSC_ERR_ARG_INCOMP:
   case PETSC_ERR_ARG_WRONGSTATE:
   case PETSC_ERR_ARG_UNKNOWN_TYPE:
-  case PETSC_ERR_SUP: return true;
+  case PETSC_ERR_SUP:
+  case PETSC_ERR_NOT_CONVERGED: // a solver that found nothing (raised by tbpeta after a collective count)
+  case PETSC_ERR_FP: return true; // a NaN/Inf found after a reduction (PETSc's own -fp_trap aborts by itself)
+  case PETSC_ERR_SIG: return InterruptSignal() != 0; // SIGINT/SIGTERM, checked collectively; else a crash
   default: return false;
   }
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tbpeta/LogEvents.hpp"
+#include "tbpeta/SlepcSolver.hpp"
 
 namespace tbpeta {
 
@@ -281,6 +282,7 @@ PetscErrorCode FoldedSolveWithSlepc(Mat H, const FoldedOptions &options, bool wa
   PetscCall(EPSSetTolerances(eps, 1e-12, 100000));
   PetscCall(EPSSetFromOptions(eps));
   PetscCall(CheckSlepcCombination(eps, false));
+  PetscCall(StopOnInterrupt(eps, "the folded-spectrum SLEPc solve"));
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   PetscCall(EPSSolve(eps));
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));

@@ -1,5 +1,7 @@
 #include "tbpeta/HamiltonianBlocks.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 
@@ -67,6 +69,13 @@ void HamiltonianBlocks::RecomputeBondBlock(const TightBindingModel &model, int k
   const bool small = model.basis == BasisModel::sp3sstar;
   const int *orbs = small ? kSp3sstar : kSp3d5sstar, norb = small ? 5 : 10;
   const OrbitalBlock full = DirectionBlock(model.materials[key / 8], (key / 2) % 4);
+  if (!small) { // the full basis: the block itself (anion rows) or its transpose (cation rows), no index map
+    if (key % 2 == 0) std::memcpy(B, full.data(), sizeof full);
+    else
+      for (int r = 0; r < 10; ++r)
+        for (int c = 0; c < 10; ++c) B[r * 10 + c] = full[c][r];
+    return;
+  }
   if (key % 2 == 0)
     for (int r = 0; r < norb; ++r)
       for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[r]][orbs[c]];

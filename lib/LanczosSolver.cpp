@@ -1,4 +1,5 @@
 #include "tbpeta/LanczosSolver.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -278,7 +279,8 @@ PetscErrorCode Step(MPI_Comm comm, Mat H, Vec *vprev, Vec *v, Vec *w, double bet
   PetscCall(VecGetArrayRead(*v, &pv));
   PetscCall(VecGetArray(*w, &pw));
   if (beta_j != 0) PetscCall(VecGetArrayRead(*vprev, &pp));
-  double local[4] = {0, 0, 0, 0}, global[4];
+  // The fifth sum carries SIGINT/SIGTERM (InterruptSignal), so every rank stops at the same step at no extra cost.
+  double local[5] = {0, 0, 0, 0, (double)InterruptSignal()}, global[5];
   for (PetscInt i = 0; i < n; ++i) {
     if (pp) pw[i] -= beta_j * pp[i];
     const double vr = PetscRealPart(pv[i]), vi = PetscImaginaryPart(pv[i]), wr = PetscRealPart(pw[i]), wi = PetscImaginaryPart(pw[i]);
@@ -288,8 +290,17 @@ PetscErrorCode Step(MPI_Comm comm, Mat H, Vec *vprev, Vec *v, Vec *w, double bet
     local[3] += vr * vr + vi * vi;
   }
   if (pp) PetscCall(VecRestoreArrayRead(*vprev, &pp));
-  PetscCallMPI(MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, comm));
   ++c->reductions;
+  if (global[4] != 0) {
+    char what[96];
+    std::snprintf(what, sizeof what, "the Lanczos recurrence (product %lld of H)", (long long)c->products);
+    PetscCall(CheckInterrupted(comm, what));
+  }
+  // A NaN or Inf would propagate silently into T and every value after it: stop at the product that made it.
+  PetscCheck(std::isfinite(global[0]) && std::isfinite(global[2]) && std::isfinite(global[3]), comm, PETSC_ERR_FP,
+             "Lanczos: product %lld of H gave a NaN or Inf (v^H H v = %g, ||H v||^2 = %g, ||v||^2 = %g): H or the start vector holds a non-finite entry",
+             (long long)c->products, global[0], global[2], global[3]);
   const double a = global[0];
   double b2 = global[2] - 2 * a * a + a * a * global[3]; // ||w - alpha v||^2
   for (PetscInt i = 0; i < n; ++i) pw[i] -= a * pv[i];

@@ -7,6 +7,7 @@
 // What rank 0 does alone at the end (the comparison table, the XDMF file) raises its errors quietly on
 // PETSC_COMM_SELF and then hands them to every rank the same way.
 #include "tbpeta/ResultsWriter.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 
 #include <hdf5.h>
 #include <sys/stat.h>
@@ -905,11 +906,15 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const States
 
   // Rank 0 renames (or, after a failure, removes) the temporaries once every rank has closed them: the HDF5 file
   // first, since the XDMF file refers to it; if the second rename fails, the first is undone.
-  PetscCallMPI(MPI_Barrier(comm));
+  // The reduction is also the barrier after which every rank has closed the files; a SIGINT/SIGTERM that arrived
+  // while writing removes them instead of renaming.
+  int sig = InterruptSignal();
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sig, 1, MPI_INT, MPI_MAX, comm));
+  const bool  interrupted  = sig != 0 && !write_error;
   int         rename_errno = 0;
   std::string renamed;
   if (rank == 0) {
-    if (!write_error) {
+    if (!write_error && !interrupted) {
       if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         rename_errno = errno;
         renamed      = tmp;
@@ -919,12 +924,13 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const States
         (void)std::remove(path.c_str());
       }
     }
-    if (write_error || rename_errno) {
+    if (write_error || interrupted || rename_errno) {
       if (attempted) (void)std::remove(tmp.c_str());
       (void)std::remove(tmp_xmf.c_str());
     }
   }
   PetscCall(write_error);
+  PetscCheck(!interrupted, comm, PETSC_ERR_SIG, "interrupted by %s while writing %s; no output written", SignalName(sig), d.path.c_str());
   PetscCallMPI(MPI_Bcast(&rename_errno, 1, MPI_INT, 0, comm));
   PetscCall(BcastString(comm, renamed));
   PetscCheck(rename_errno == 0, comm, PETSC_ERR_FILE_WRITE, "cannot write results to %s: renaming %s failed (%s)", d.path.c_str(), OneLine(renamed).c_str(), std::strerror(rename_errno));

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 
 #include "tbpeta/FoldedSpectrum.hpp"
+#include "tbpeta/InterruptSignal.hpp"
 #include "tbpeta/LogEvents.hpp"
 #include "tbpeta/Hamiltonian.hpp"
 
@@ -33,6 +35,7 @@ PetscErrorCode SolveWithSlepc(Mat H, double default_target, EigenStates *states,
   PetscCall(CheckSlepcCombination(eps, true));
   PetscCall(CheckDenseSize(eps, H));
   PetscCall(CheckEntriesAvailable(eps, H));
+  PetscCall(StopOnInterrupt(eps, "the SLEPc solve"));
   PetscInt products0 = 0, products1 = 0;
   PetscCall(HamiltonianProductCount(H, &products0));
   const double t0 = MPI_Wtime();
@@ -107,6 +110,23 @@ PetscErrorCode CheckEntriesAvailable(EPS eps, Mat H) {
   PetscCall(EPSGetType(eps, &type));
   PetscCheck(!type || std::string(type) != EPSLAPACK, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
              "-eps_type lapack densifies the entries of H: it needs -hamiltonian stored, not an operator (-hamiltonian shell or stored_blocks)");
+  PetscFunctionReturn(0);
+}
+
+namespace {
+PetscErrorCode InterruptMonitor(EPS eps, PetscInt its, PetscInt, PetscScalar *, PetscScalar *, PetscReal *, PetscInt, void *ctx) {
+  char what[160];
+  PetscFunctionBeginUser;
+  std::snprintf(what, sizeof what, "%s (iteration %" PetscInt_FMT ")", static_cast<const char *>(ctx), its);
+  PetscCall(CheckInterrupted(PetscObjectComm((PetscObject)eps), what));
+  PetscFunctionReturn(0);
+}
+} // namespace
+
+PetscErrorCode StopOnInterrupt(EPS eps, const char *what) {
+  PetscFunctionBeginUser;
+  // The context is a string literal of the caller: nothing to free.
+  PetscCall(EPSMonitorSet(eps, InterruptMonitor, const_cast<char *>(what), nullptr));
   PetscFunctionReturn(0);
 }
 

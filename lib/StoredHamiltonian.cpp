@@ -85,8 +85,8 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const HamiltonianB
   unsigned long long largest = std::max(nd_max, no_max);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
   PetscCheck(largest <= (unsigned long long)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
-             "-cells: a rank would store %llu entries of H in one part, beyond the 32-bit indices of this PETSc build (%d): use more ranks or the 64-bit-index build", largest,
-             (int)PETSC_MAX_INT);
+             "-cells: a rank would store %llu entries of H in one part, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT "): use more ranks, -hamiltonian shell or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
+             largest, PETSC_MAX_INT);
   csr->di = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
   csr->oi = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * (m + 1)));
   csr->dj = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * nd_max));

@@ -13,8 +13,8 @@ PetscErrorCode TightBindingSystemFromOptions(MPI_Comm comm, bool build_structure
   sys->lattice = ZincblendeLattice(sys->cell.cells, sys->cell.periodic);
   const double rows = (double)sys->lattice.totalAtoms() * sys->model.blockSize();
   PetscCheck(rows <= (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
-             "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%d rows): use fewer cells or the 64-bit-index build",
-             sys->lattice.totalAtoms(), sys->model.blockSize(), rows, (int)PETSC_MAX_INT);
+             "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT " rows): use fewer cells or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
+             sys->lattice.totalAtoms(), sys->model.blockSize(), rows, PETSC_MAX_INT);
   sys->a_nm = sys->model.materials[0].a_lattice / 10.0;
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);

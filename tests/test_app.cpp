@@ -239,3 +239,72 @@ TEST(App, HelpListsTheOptions) {
   EXPECT_NE(r.out.find("-hamiltonian <now stored"), std::string::npos); // with its default
   EXPECT_EQ(r.out.find("converged of"), std::string::npos);              // nothing solved
 }
+
+// The memory preflight: the estimate printed before building is close to the measured peak, and a run that cannot
+// fit within -memory_limit is refused before anything large is allocated, with what would make it fit.
+TEST(App, MemoryPreflightEstimatesAndRefuses) {
+  TBPETA_ASSERT_RANKS();
+  const std::string dot = "-cells 6,6,6 -periodic 0,0,0 -params nemo3d -dot_material InAs -dot_radius 0.8 ";
+  const RunResult ok = RunTbpeta(1, dot + "-lanczos_nev_valence 2 -lanczos_nev_conduction 2");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const auto number_after = [](const std::string &text, const std::string &key) {
+    const size_t at = text.find(key);
+    return at == std::string::npos ? -1.0 : std::atof(text.c_str() + at + key.size());
+  };
+  const double estimate = number_after(ok.out, "memory estimate per rank (largest): ");
+  const double peak = number_after(ok.out, "peak resident memory (VmHWM): ");
+  ASSERT_GT(estimate, 0) << ok.out;
+  ASSERT_GT(peak, 0) << ok.out;
+  EXPECT_GT(estimate, 0.6 * peak) << ok.out; // 1,728 atoms, stored H of about 29 MB on top of the runtime
+  EXPECT_LT(estimate, 1.6 * peak) << ok.out;
+  // About 65 MB on one rank, 37 of them the runtime: 50 MB fits with more ranks or the shell operator.
+  ExpectOneLineError(1, dot + "-memory_limit 50", "-memory_limit: this run needs about");
+  ExpectOneLineError(1, dot + "-memory_limit 50", "but -memory_limit is 50 MB per rank; to fit, use about 3 ranks (mpiexec -n), -hamiltonian shell (then");
+  ExpectOneLineError(2, dot + "-memory_limit 20", "-memory_limit: this run needs about");
+  ExpectOneLineError(1, dot + "-memory_limit 0", "-memory_limit: must be a positive number of MB per rank");
+  ExpectOneLineError(1, dot + "-memory_limit nan", "-memory_limit");
+}
+
+// A run stopped at the solver's limit keeps what converged and says so (exit 0, solver/complete = 0 in the file);
+// one that converged nothing is an error with no file.
+TEST(App, IncompleteRunKeepsWhatConverged) {
+  TBPETA_ASSERT_RANKS();
+  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
+  const fs::path h5 = Scratch() / "incomplete.h5";
+  fs::remove(h5);
+  const RunResult r = RunTbpeta(1, dot + "-lanczos_nev_valence 4 -lanczos_nev_conduction 40 -lanczos_max_steps 600 -lanczos_check_every 50 -output " + h5.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("warning: incomplete:"), std::string::npos) << r.out;
+  ASSERT_TRUE(fs::exists(h5));
+  const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() + "'); s=f['solver']; "
+                         "c = s['complete'][()] if 'complete' in s else s.attrs['complete']; assert c == 0, c; assert 0 < f['eigenvalues'].shape[0] < 44\"";
+  EXPECT_EQ(std::system(py.c_str()), 0);
+  ExpectOneLineError(1, dot + "-lanczos_max_steps 100 -lanczos_check_every 50", "no state converged within the solver's limits");
+}
+
+// SIGTERM (a batch system's time limit, Ctrl-C through mpiexec) during a solve: one line naming what was interrupted,
+// the shell's exit code 128 + 15, and no output file or temporary left behind.
+TEST(App, InterruptedRunLeavesNoFile) {
+  TBPETA_ASSERT_RANKS();
+  const char *bin = std::getenv("TBPETA_BIN");
+  const fs::path h5 = Scratch() / "interrupted.h5", out = Scratch() / "int_out.txt", err = Scratch() / "int_err.txt";
+  fs::remove(h5);
+  // A Lanczos that runs for minutes (many states, far more steps than it gets), interrupted after its start-up.
+  const std::string args = " -cells 8,8,8 -periodic 0,0,0 -params nemo3d -hamiltonian shell -lanczos_nev_valence 60 -lanczos_nev_conduction 60 -lanczos_max_steps 1000000 -output " +
+                           h5.string();
+  const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
+  for (const std::string launcher : {std::string(""), std::string("mpiexec --oversubscribe -q -n 2 ")}) {
+    SCOPED_TRACE(launcher.empty() ? "1 rank, no mpiexec" : launcher);
+    const std::string cmd = tbpeta::test::CleanMpiEnvironment() + " timeout --foreground --preserve-status -s TERM 8 " + launcher + exe + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    const std::string so = Slurp(out), se = Slurp(err);
+    ASSERT_NE(so.find("memory estimate"), std::string::npos) << so << se; // it had started
+    EXPECT_EQ(so.find("converged of"), std::string::npos) << so;          // and not finished
+    EXPECT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_NE(WEXITSTATUS(status), 0);
+    if (launcher.empty()) EXPECT_EQ(WEXITSTATUS(status), 128 + 15);
+    EXPECT_NE(se.find("tbpeta: error: interrupted by SIGTERM during the Lanczos recurrence (product "), std::string::npos) << se << so;
+    EXPECT_FALSE(fs::exists(h5));
+    for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
+}

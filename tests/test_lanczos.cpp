@@ -207,6 +207,27 @@ TEST(Lanczos, StepCapReportsUnconvergedValues) {
   PetscOptionsClear(nullptr);
 }
 
+// A NaN in H stops the recurrence at the product that made it, with one line, instead of filling T with NaN.
+TEST(Lanczos, NaNInHIsReportedWhereItAppears) {
+  TBPETA_ASSERT_RANKS();
+  std::vector<double> e = KnownSpectrum();
+  e[e.size() / 3] = std::nan("");
+  Mat A;
+  ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
+  EigenStates st;
+  LanczosOptions o;
+  o.nev_valence = 2, o.nev_conduction = 2, o.gap_center = 0;
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  const PetscErrorCode code = LanczosSolve(A, o, {}, false, &st);
+  PetscPopErrorHandler();
+  EXPECT_EQ(code, PETSC_ERR_FP);
+  char *message = nullptr;
+  PetscErrorMessage(code, nullptr, &message);
+  ASSERT_NE(message, nullptr);
+  EXPECT_NE(std::string(message).find("Lanczos: product 1 of H gave a NaN or Inf"), std::string::npos) << message;
+  MatDestroy(&A);
+}
+
 // At k != 0 (periodic axis) H is not time-reversal symmetric: Theta x is no eigenvector and is not counted.
 TEST(Lanczos, NoKramersPartnerWithoutTimeReversal) {
   TBPETA_ASSERT_RANKS();

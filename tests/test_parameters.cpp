@@ -314,6 +314,12 @@ TEST(Parameters, BadFilesAreUserInputErrors) {
     {"malformed", Replace(good, "a_lattice = 5.65", "a_lattice 5.65"), "line 12: expected 'key = value'"},
     {"empty_value", Replace(good, "anion = As", "anion = "), "line 4: empty value for key 'anion'"},
     {"bad_lattice", Replace(good, "a_lattice = 5.65", "a_lattice = -5.65"), "line 12: a_lattice must be positive"},
+    {"empty_file", "", "no 'key = value' line (an empty file?)"},
+    {"comments_only", "# set = x\n\n   # nothing else\n", "no 'key = value' line"},
+    {"binary_garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0 = \x03\x04\n", 16), "line 1: a control character (binary data?) in '?ELF???"},
+    {"utf16", std::string("s\0e\0t\0 \0=\0 \0x\0\n\0", 16), "line 1: a control character (binary data?)"},
+    {"units_comment_ignored_but_units_in_value", Replace(good, "a_lattice = 5.65", "a_lattice = 5.65 # Angstrom\nEs_q = 1 # eV"), "line 13: unknown key 'Es_q'"},
+    {"long_garbage_is_cut", Replace(good, "a_lattice = 5.65", "a_lattice = " + std::string(300, '9') + "x"), "is not a number for key 'a_lattice'"},
   };
   for (const auto &c : cases) {
     const std::string  path = scratch.Write(c.name + ".tbp", c.text);
@@ -323,5 +329,7 @@ TEST(Parameters, BadFilesAreUserInputErrors) {
     EXPECT_NE(r.message.find("parameter file '" + path + "'"), std::string::npos) << c.name << ": " << r.message;
     EXPECT_NE(r.message.find(c.expect), std::string::npos) << c.name << ": got '" << r.message << "', expected '" << c.expect << "'";
     EXPECT_EQ(r.message.find('\n'), std::string::npos) << c.name << ": message must be one line";
+    EXPECT_LT(r.message.size(), 300u + path.size()) << c.name << ": the input is quoted in short";
+    for (char ch : r.message) EXPECT_GE((unsigned char)ch, 0x20u) << c.name << ": control character in the message";
   }
 }

@@ -19,6 +19,7 @@ struct EigenStates {
   double seconds = 0;            // wall time of the solve
   double peak_rss_mb = 0;        // VmHWM during the solve, max over ranks
   std::string solver;            // e.g. "krylovschur + sinvert"
+  bool complete = true;          // every wanted state converged (false: the solver stopped at its limit first)
 
   void DestroyVectors() {
     for (Vec &v : vectors) VecDestroy(&v);

@@ -28,6 +28,10 @@ PetscErrorCode CheckDenseSize(EPS eps, Mat H);
 // -eps_type lapack. (Shift-and-invert on an operator is refused by CheckSlepcCombination.)
 PetscErrorCode CheckEntriesAvailable(EPS eps, Mat H);
 
+// Adds a monitor that stops the solve (PETSC_ERR_SIG, one line naming `what` and the iteration) once SIGINT or
+// SIGTERM arrived on any rank (InterruptSignal.hpp). Call after EPSSetFromOptions (-eps_monitor_cancel clears it).
+PetscErrorCode StopOnInterrupt(EPS eps, const char *what);
+
 // Every eigenvalue of a small H (dense LAPACK through SLEPc's EPSLAPACK), ascending. Collective.
 PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values);
 

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The checks beyond the test suite (called by ci/test.sh after ctest; each part also runs alone):
+#   fuzz      the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
+#   asan      the fast tests built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), 1 and 2 ranks
+#   mallocdump PETSc's -malloc_debug -malloc_dump on MPI tests and on tbpeta runs of every solver (2 ranks): PETSc
+#             exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
+#   index64   the build against the 64-bit-index PETSc/SLEPc (build-64/) and its quick tests
+#   ranks8    partitions with uneven and one-plane domains on 8 oversubscribed ranks
+#   bash ci/checks.sh [fuzz asan mallocdump index64 ranks8]   (default: all; after ci/install-deps.sh and ci/build.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+source ci/env.sh
+parts=${*:-fuzz asan mallocdump index64 ranks8}
+jobs=$(nproc)
+mpi="mpiexec --oversubscribe --bind-to none -q"
+note() { echo "ci/checks.sh: $*"; }
+
+for part in $parts; do
+  case $part in
+  fuzz)
+    FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash ci/fuzz.sh
+    ;;
+  asan)
+    tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo"
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBPETA_SANITIZE=ON >build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
+    cmake --build build-asan -j"$jobs" --target $tests tbpeta >>build-asan.log 2>&1 || { tail -40 build-asan.log; exit 1; }
+    rm -f build-asan.log
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:exitcode=99:detect_odr_violation=0
+    export LSAN_OPTIONS=suppressions=$root/ci/lsan.supp:print_suppressions=0
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    # OpenMPI's memory hooks and ASan's allocator do not mix.
+    export OMPI_MCA_memory=^patcher
+    for t in $tests; do
+      for np in 1 2; do
+        [ $t = test_slater_koster ] && [ $np = 2 ] && continue
+        log=build-asan/$t-np$np.log
+        if ! $mpi -n $np build-asan/bin/$t --expected-ranks=$np >"$log" 2>&1; then
+          tail -40 "$log"; note "asan: $t on $np ranks failed"; exit 1
+        fi
+        if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
+          grep -E -A20 "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log" | head -60; note "asan: $t on $np ranks: sanitizer report"; exit 1
+        fi
+      done
+      note "asan: $t clean on 1 and 2 ranks"
+    done
+    # The executable on bad input and on a small solve of each solver.
+    for args in "-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -solver lanczos" "-cells 2,2,2 -solver folded -hamiltonian shell" \
+                "-cells 2,2,2 -solver slepc -eps_nev 4" "-cells 2,2,2 -params_file /nonexistent.tbp"; do
+      log=build-asan/tbpeta.log
+      $mpi -n 2 build-asan/bin/tbpeta $args >"$log" 2>&1 || true
+      if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
+        grep -E -A20 "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log" | head -60; note "asan: tbpeta $args: sanitizer report"; exit 1
+      fi
+    done
+    unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS OMPI_MCA_memory
+    note "asan: no sanitizer report"
+    ;;
+  mallocdump)
+    # PETSc prints "Total space allocated ... bytes" and one line per unfreed block at PetscFinalize, or
+    # "Corrupted memory" on a damaged block; the tracker of vectors held steps aside under -malloc_debug.
+    dump() {
+      local log=$1; shift
+      PETSC_OPTIONS="-malloc_debug -malloc_dump" "$@" >"$log" 2>&1 || { tail -30 "$log"; note "mallocdump: $* failed"; exit 1; }
+      if grep -qiE "Total space allocated|Corrupted memory|unfreed" "$log"; then
+        grep -iE -B2 -A10 "Total space allocated|Corrupted memory|unfreed" "$log" | head -40; note "mallocdump: $* left PETSc memory unfreed"; exit 1
+      fi
+    }
+    mkdir -p build/mallocdump
+    for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters; do
+      dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
+    done
+    dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
+    i=0
+    for args in "-solver lanczos" "-solver lanczos -hamiltonian shell" "-solver folded" "-solver folded -folded_solver lanczos" "-solver slepc -eps_nev 4" \
+                "-solver slepc -st_type sinvert -eps_nev 4" "-solver compare -compare_max_products 4000" "-hamiltonian stored_blocks"; do
+      i=$((i + 1))
+      dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run.h5 $args
+    done
+    note "mallocdump: no unfreed PETSc memory in 6 test programs and $i tbpeta runs"
+    ;;
+  index64)
+    cmake -S . -B build-64 -DCMAKE_BUILD_TYPE=Release -DTBPETA_INDEX64=ON >build-64.log 2>&1 || { cat build-64.log; exit 1; }
+    cmake --build build-64 -j"$jobs" --target tbpeta test_structure test_hamiltonian test_lanczos test_parameters >>build-64.log 2>&1 || { tail -40 build-64.log; exit 1; }
+    rm -f build-64.log
+    grep -q "define PETSC_USE_64BIT_INDICES 1" "$(pkg-config --variable=includedir PETSc64)/petscconf.h"
+    for t in test_parameters test_structure test_hamiltonian test_lanczos; do
+      $mpi -n 2 build-64/bin/$t --expected-ranks=2 >build-64/$t.log 2>&1 || { tail -30 build-64/$t.log; note "index64: $t failed"; exit 1; }
+    done
+    # 108 million atoms x 20 rows: beyond 32-bit indices. The 32-bit build refuses it naming the 64-bit build; the
+    # 64-bit build accepts the indices and stops at the memory preflight instead.
+    set +e
+    build/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000 >build-64/rows32.log 2>&1; rc32=$?
+    build-64/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000 >build-64/rows64.log 2>&1; rc64=$?
+    set -e
+    [ $rc32 -ne 0 ] && grep -q "beyond the 32-bit indices of this PETSc build.*64-bit-index build" build-64/rows32.log || { cat build-64/rows32.log; note "index64: the 32-bit build did not refuse"; exit 1; }
+    [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
+    note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
+    ;;
+  ranks8)
+    for t in test_structure test_hamiltonian test_block_hamiltonian; do
+      $mpi -n 8 build/bin/$t --expected-ranks=8 >build/$t-np8.log 2>&1 || { tail -30 build/$t-np8.log; note "ranks8: $t failed on 8 ranks"; exit 1; }
+    done
+    note "ranks8: structure, H and the block operators agree on 8 oversubscribed ranks"
+    ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64 ranks8)" >&2; exit 1 ;;
+  esac
+done
