@@ -45,6 +45,7 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
     if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
   }
   if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD, program);
+  PetscPopErrorHandler(); // its entry is PETSc memory (-malloc_dump reported it)
   SlepcFinalize();
   // Interrupted: the shell's convention, 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
   if (ierr == PETSC_ERR_SIG && InterruptSignal()) return 128 + InterruptSignal();

@@ -17,3 +17,5 @@ tbpeta_add_test(test_halo RANKS 1 2 3)
 add_test(NAME study_quick COMMAND bash ${CMAKE_SOURCE_DIR}/benchmarks/run-study -quick -out ${CMAKE_BINARY_DIR}/study-quick ${CMAKE_BINARY_DIR})
 set_tests_properties(study_quick PROPERTIES TIMEOUT 300 PROCESSORS 2 PASS_REGULAR_EXPRESSION "done: .*report.md"
   ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+# Partitions with uneven and one-plane domains on 8 ranks (oversubscribed on a small machine).
+tbpeta_add_test(test_many_ranks RANKS 8)
