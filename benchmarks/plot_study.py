@@ -180,6 +180,49 @@ def main(out):
     # The lecture's machines next to this one.
     best = max((fnum(r, "gflops") for r in ops if r["seconds"] not in ("", "0")), default=float("nan"))
     triad = max((fnum(r, "triad_gbs") for r in ops), default=float("nan"))
+    # Measured strong scaling: each scaling-PART-R.csv holds one bench_operators run on R ranks with -partition PART
+    # (its rows on 1 rank and on R ranks, and the triad of each).
+    cores = os.cpu_count() or 1
+    scaling = []
+    for name in sorted(os.listdir(out)):
+        if name.startswith("scaling-") and name.endswith(".csv"):
+            part = name[len("scaling-"):-len(".csv")].rsplit("-", 1)[0]
+            scaling += [dict(r, partition=part) for r in read(os.path.join(out, name))]
+    if scaling:
+        report += ["## Measured strong scaling on this machine (%d cores)" % cores, "",
+                   "Product of the sp3d5s*+SO dot (%s atoms) on R ranks with each partition, against the same product on 1 rank in the same run; " % "{:,}".format(int(scaling[0]["atoms"])) +
+                   "efficiency = T(1) / (R T(R)); the triad ratio is the R-rank / 1-rank STREAM triad bandwidth of that run. "
+                   "Runs with more ranks than cores are oversubscribed: ranks share cores, so they measure the decomposition's overhead, not a speed-up.", "",
+                   "| partition | ranks | oversubscribed | variant | ms | speed-up | efficiency | triad ratio |", "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |"]
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        for part in ("slab", "cube"):
+            for variant in sorted({r["variant"] for r in scaling}):
+                rows = [r for r in scaling if r["partition"] == part and r["variant"] == variant and r["seconds"] not in ("", "0")]
+                one = [fnum(r, "seconds") for r in rows if int(r["ranks"]) == 1]
+                if not one:
+                    continue
+                t1 = min(one)
+                pts = [(1, 1.0)]
+                for r in sorted((r for r in rows if int(r["ranks"]) > 1), key=lambda r: int(r["ranks"])):
+                    R = int(r["ranks"])
+                    tR = fnum(r, "seconds")
+                    triad1 = [fnum(q, "triad_gbs") for q in rows if int(q["ranks"]) == 1 and q["cells"] == r["cells"]]
+                    ratio = fnum(r, "triad_gbs") / triad1[0] if triad1 and triad1[0] > 0 else float("nan")
+                    report.append("| %s | %d | %s | %s | %.2f | %.2f | %.0f %% | %.2f |" % (part, R, "yes" if R > cores else "no", variant, tR * 1e3, t1 / tR, 100 * t1 / (R * tR), ratio))
+                    pts.append((R, t1 / (R * tR)))
+                ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], "o-" if part == "cube" else "s--", label="%s, %s" % (part, variant))
+        ax.axvline(cores + 0.5, color="grey", lw=0.8)
+        ax.text(cores + 0.6, 5, "oversubscribed", color="grey", fontsize=8)
+        ax.set_xlabel("ranks")
+        ax.set_ylabel("efficiency T(1) / (R T(R)) (%)")
+        ax.set_ylim(0, 110)
+        ax.set_title("measured strong scaling, %s-atom dot (sp3d5s*+SO)" % "{:,}".format(int(scaling[0]["atoms"])))
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "strong-scaling.png"), dpi=120)
+        plt.close(fig)
+        report += ["", "![measured strong scaling](strong-scaling.png)", ""]
+
     report += ["## The lecture's machines and this one", "", "| machine | what | peak GFlop/s | memory GB | price |", "| --- | --- | ---: | ---: | --- |"]
     for name, what, gf, mem, price in LECTURE_MACHINES:
         report.append("| %s | %s | %g | %g | %s |" % (name, what, gf, mem, price))

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 source ci/env.sh
 parts=${*:-fuzz asan mallocdump index64}
-jobs=$(nproc)
+jobs=$(getconf _NPROCESSORS_ONLN)  # not nproc: ci/env.sh sets OMP_NUM_THREADS=1, which nproc honours
 mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
 
