@@ -9,6 +9,7 @@ namespace tbpeta {
 
 namespace {
 std::string program_name = "tbpeta";
+int same_on_every_rank_depth = 0; // SameOnEveryRank scopes alive
 
 PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) {
   if (p != PETSC_ERROR_INITIAL) return n; // only where the error was raised, not at every level of the stack
@@ -19,7 +20,7 @@ PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const ch
   if (init && comm != MPI_COMM_NULL) MPI_Comm_size(comm, &comm_size);
   // PETSc rejects an unknown value of an enum option on PETSC_COMM_SELF; the options are the same on every rank, so
   // every rank raises it: one line from rank 0 is the whole story.
-  const bool same_on_every_rank = mess && std::strncmp(mess, "Unknown option ", 15) == 0;
+  const bool same_on_every_rank = same_on_every_rank_depth > 0 || (mess && std::strncmp(mess, "Unknown option ", 15) == 0);
   const bool collective = comm_size > 1 || same_on_every_rank;
   if (collective && rank != 0) return n;
   const char *msg = (mess && *mess) ? mess : "PETSc error";
@@ -41,6 +42,9 @@ PetscErrorCode PushOneLineErrorHandler(const char *program) {
   PetscCall(PetscPushErrorHandler(OneLineHandler, nullptr));
   PetscFunctionReturn(0);
 }
+
+SameOnEveryRank::SameOnEveryRank() { ++same_on_every_rank_depth; }
+SameOnEveryRank::~SameOnEveryRank() { --same_on_every_rank_depth; }
 
 // Codes that tbpeta and SLEPc raise on the whole communicator after checking input or options.
 bool ErrorIsCollective(PetscErrorCode code) {

@@ -1,5 +1,8 @@
 #include "tbpeta/Hamiltonian.hpp"
 
+#include <climits>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "tbpeta/HamiltonianBlocks.hpp"
@@ -45,6 +48,49 @@ std::string HamiltonianDescription(const HamiltonianOptions &opts) {
   }
 }
 
+namespace {
+// A NaN or Inf in H (or entries so large that a row's sum overflows) would poison every product without a word: one
+// product H 1 at build time finds the first such row on any kind of operator, and the error names its atom
+// (canonical index, species, material) and orbital. Collective.
+PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const TightBindingModel &model, Mat H, int bs) {
+  Vec one, y;
+  const PetscScalar *py;
+  PetscInt n;
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(H, &one, &y));
+  PetscCall(VecSet(one, 1.0));
+  PetscCall(MatMult(H, one, y));
+  PetscCall(VecGetLocalSize(y, &n));
+  PetscCall(VecGetArrayRead(y, &py));
+  long long bad = -1; // canonical row of this rank's first non-finite entry
+  PetscInt first = -1;
+  for (PetscInt r = 0; r < n && first < 0; ++r)
+    if (!std::isfinite(PetscRealPart(py[r])) || !std::isfinite(PetscImaginaryPart(py[r]))) first = r;
+  const double value = first >= 0 ? PetscRealPart(py[first]) : 0;
+  PetscCall(VecRestoreArrayRead(y, &py));
+  PetscCall(VecDestroy(&one));
+  PetscCall(VecDestroy(&y));
+  if (first >= 0) bad = s.lattice.canonicalIndex(s.sites[first / bs]) * bs + first % bs;
+  long long lowest = bad < 0 ? LLONG_MAX : bad;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_LONG_LONG, MPI_MIN, comm));
+  if (lowest == LLONG_MAX) PetscFunctionReturn(0);
+  // The rank holding that row describes it; everyone raises the same line.
+  char where[256] = "";
+  if (bad == lowest) {
+    const PetscInt atom = first / bs;
+    const auto &m = model.materials[s.material[atom]];
+    const bool anion = s.sublattice(atom) == Sublattice::anion;
+    std::snprintf(where, sizeof where, "canonical atom %lld (%s of %s), orbital %d: (H 1) = %g", bad / bs, anion ? m.anion.c_str() : m.cation.c_str(), m.material.c_str(), (int)(bad % bs), value);
+  }
+  int owner = bad == lowest ? 1 : 0, rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  int source = owner ? rank : -1;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &source, 1, MPI_INT, MPI_MAX, comm));
+  PetscCallMPI(MPI_Bcast(where, sizeof where, MPI_CHAR, source, comm));
+  SETERRQ(comm, PETSC_ERR_FP, "H is not finite at %s: an entry is NaN or Inf, or so large that a row's sum overflows; check the parameters of that material", where);
+}
+} // namespace
+
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H,
                                  HamiltonianInfo *info) {
   PetscFunctionBeginUser;
@@ -53,6 +99,9 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   case HamiltonianKind::stored_blocks: PetscCall(CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, info)); break;
   case HamiltonianKind::shell: PetscCall(CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, info)); break;
   }
+  PetscErrorCode finite = CheckHamiltonianFinite(comm, s, model, *H, model.blockSize());
+  if (finite) PetscCall(MatDestroy(H));
+  PetscCall(finite);
   PetscFunctionReturn(0);
 }
 

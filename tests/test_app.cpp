@@ -129,6 +129,18 @@ TEST(App, BadInputGetsOneLine) {
     std::ofstream(Scratch() / "foo.tbp") << body;
   }
   ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
+  {
+    // Finite but absurd: four bonds of 1e308 overflow every s row of H; found by the build's check, named by atom.
+    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/jancu1998/GaAs.tbp");
+    std::stringstream text;
+    text << shipped.rdbuf();
+    std::string body = text.str();
+    const size_t at = body.find("\nss_sigma");
+    body.replace(at + 1, body.find('\n', at + 1) - at - 1, "ss_sigma = 1e308");
+    std::ofstream(Scratch() / "huge.tbp") << body;
+  }
+  ExpectOneLineError(1, "-cells 2,2,2 -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom 0 (As of GaAs), orbital 0");
+  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian shell -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom");
   ExpectOneLineError(1, "-cells 1,1,1 -solver slepc -eps_type arpack", "-eps_type arpack");
   // The solvers' own refusals: more states than rows, a window outside the spectrum, a shift outside it, dense
   // LAPACK on a matrix too large to densify (10,240 rows), a bad folded solver, a foreign checkpoint.

@@ -12,4 +12,14 @@ PetscErrorCode PushOneLineErrorHandler(const char *program);
 // finalises and exits 1 on every rank; otherwise it aborts the job so that no rank waits in a collective.
 bool ErrorIsCollective(PetscErrorCode code);
 
+// While an instance lives, an error raised on PETSC_COMM_SELF is raised identically on every rank (a computation
+// each rank repeats on the same data, such as the bulk cell's band edges): it is printed once, by rank 0.
+class SameOnEveryRank {
+public:
+  SameOnEveryRank();
+  ~SameOnEveryRank();
+  SameOnEveryRank(const SameOnEveryRank &) = delete;
+  SameOnEveryRank &operator=(const SameOnEveryRank &) = delete;
+};
+
 } // namespace tbpeta
