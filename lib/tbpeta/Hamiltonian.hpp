@@ -30,9 +30,11 @@ PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *
 // A short description, e.g. "stored (aij)", "shell (block cache)".
 std::string HamiltonianDescription(const HamiltonianOptions &opts);
 
-// Builds H of the chosen kind. Collective.
+// Builds H of the chosen kind and checks it finite with one product H 1 (two vectors of H's size, freed again): a
+// row that is not finite is a one-line error naming its atom and orbital. check_finite = false skips the check
+// (bench_operators, which measures the operator alone). Collective.
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H,
-                                 HamiltonianInfo *info);
+                                 HamiltonianInfo *info, bool check_finite = true);
 
 // The bytes H of this kind will take on this rank (stored entries and indices, blocks, the operator's arrays and
 // halo buffers), counted from the structure before building it; the application prints it next to the measured
