@@ -154,16 +154,21 @@ def main(out):
     # Model efficiency against P.
     if model:
         settings = sorted({r["setting"] for r in model})
-        fig, axes = plt.subplots(1, len(settings), figsize=(5 * len(settings), 4), squeeze=False)
-        for ax, s in zip(axes[0], settings):
+        # Top row: time per product against P (log-log); bottom row: efficiency.
+        fig, axes = plt.subplots(2, len(settings), figsize=(5 * len(settings), 8), squeeze=False)
+        for col, s in enumerate(settings):
             for kind in ("slab", "column", "cube"):
                 rows = [r for r in model if r["setting"] == s and r["partition"] == kind]
-                ax.semilogx([fnum(r, "domains") for r in rows], [fnum(r, "efficiency") for r in rows], "o-", label=kind)
-            ax.set_title("model, setting %s" % s)
-            ax.set_xlabel("P")
-            ax.set_ylabel("efficiency")
-            ax.set_ylim(0, 1.05)
-            ax.legend()
+                P = [fnum(r, "domains") for r in rows]
+                axes[0][col].loglog(P, [fnum(r, "product_s") for r in rows], "o-", label=kind)
+                axes[1][col].semilogx(P, [fnum(r, "efficiency") for r in rows], "o-", label=kind)
+            axes[0][col].set_title("model, setting %s" % s)
+            axes[0][col].set_ylabel("time per product (s)")
+            axes[1][col].set_xlabel("P")
+            axes[1][col].set_ylabel("efficiency")
+            axes[1][col].set_ylim(0, 1.05)
+            for ax in axes[:, col]:
+                ax.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(out, "model-efficiency.png"), dpi=120)
         plt.close(fig)
