@@ -73,18 +73,6 @@ struct Row {
   double gbs() const { return (op_bytes + vec_bytes) / seconds / 1e9; }
 };
 
-// MemAvailable of the node in MB (all ranks of these runs share one node).
-double ProcMemAvailableMb() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  double kb;
-  while (f >> key >> kb) {
-    if (key == "MemAvailable:") return kb / 1024;
-    f.ignore(256, '\n');
-  }
-  return 1e6;
-}
-
 // STREAM triad a = b + s c on three arrays of `mb` MB per rank, all ranks at once; best of 5, aggregate GB/s
 // (24 bytes moved per element: two reads, one write).
 PetscErrorCode TriadGBs(MPI_Comm comm, double mb, double *gbs) {
@@ -241,7 +229,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
   PetscCheck(products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", products);
-  if (max_mb < 0) max_mb = ProcMemAvailableMb() / 2 / size;
+  if (max_mb < 0) max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
   std::vector<int> cells;
   for (const std::string &c : Split(cells_text)) {
     const int n = std::atoi(c.c_str());

@@ -40,17 +40,6 @@ PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const Hami
   PetscFunctionReturn(0);
 }
 
-// MemAvailable of this node in MB, or -1.
-double NodeMemAvailableMb() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  double kb;
-  std::string unit;
-  while (f >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb / 1024.0;
-  return -1;
-}
-
 } // namespace
 
 PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts, PetscInt vectors_held, MemoryEstimate *est) {

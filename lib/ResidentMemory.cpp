@@ -34,4 +34,13 @@ PetscErrorCode PeakResidentMb(MPI_Comm comm, double *max_over_ranks, double *sum
   PetscFunctionReturn(0);
 }
 
+double NodeMemAvailableMb() {
+  std::ifstream f("/proc/meminfo");
+  std::string key, unit;
+  double kb;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb / 1024.0;
+  return -1;
+}
+
 } // namespace tbpeta
