@@ -17,11 +17,11 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 #include <string>
 #include <vector>
 
-#include "tbpeta/BandStructure.hpp"
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/TextFile.hpp"
-#include "tbpeta/ParameterSet.hpp"
-#include "tbpeta/TightBindingModel.hpp"
+#include "bulk/BandStructure.hpp"
+#include "application/ApplicationMain.hpp"
+#include "support/TextFile.hpp"
+#include "model/ParameterSet.hpp"
+#include "model/TightBindingModel.hpp"
 
 using namespace tbpeta;
 namespace fs = std::filesystem;

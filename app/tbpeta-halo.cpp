@@ -15,10 +15,10 @@ static const char help[] = "tbpeta-halo: owned and halo atoms of every domain of
 #include <string>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/HaloAnalysis.hpp"
-#include "tbpeta/SupercellSpec.hpp"
-#include "tbpeta/TextFile.hpp"
+#include "application/ApplicationMain.hpp"
+#include "geometry/HaloAnalysis.hpp"
+#include "geometry/SupercellSpec.hpp"
+#include "support/TextFile.hpp"
 
 using namespace tbpeta;
 

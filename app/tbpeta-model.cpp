@@ -29,11 +29,11 @@ static const char help[] = "tbpeta-model: modelled time and efficiency of one pr
 #include <string>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/HaloAnalysis.hpp"
-#include "tbpeta/ScalingModel.hpp"
-#include "tbpeta/SupercellSpec.hpp"
-#include "tbpeta/TextFile.hpp"
+#include "application/ApplicationMain.hpp"
+#include "geometry/HaloAnalysis.hpp"
+#include "study/ScalingModel.hpp"
+#include "geometry/SupercellSpec.hpp"
+#include "support/TextFile.hpp"
 
 using namespace tbpeta;
 

@@ -12,17 +12,17 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include <string>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/EigenSolver.hpp"
-#include "tbpeta/InterruptSignal.hpp"
-#include "tbpeta/LogEvents.hpp"
-#include "tbpeta/MemoryPreflight.hpp"
-#include "tbpeta/ResidentMemory.hpp"
-#include "tbpeta/ResultsWriter.hpp"
-#include "tbpeta/SlepcSolver.hpp"
-#include "tbpeta/SolverComparison.hpp"
-#include "tbpeta/Hamiltonian.hpp"
-#include "tbpeta/TightBindingSystem.hpp"
+#include "application/ApplicationMain.hpp"
+#include "solvers/EigenSolver.hpp"
+#include "support/InterruptSignal.hpp"
+#include "support/LogEvents.hpp"
+#include "application/MemoryPreflight.hpp"
+#include "support/ResidentMemory.hpp"
+#include "io/ResultsWriter.hpp"
+#include "solvers/SlepcSolver.hpp"
+#include "study/SolverComparison.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "model/TightBindingSystem.hpp"
 
 using namespace tbpeta;
 

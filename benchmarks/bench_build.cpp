@@ -30,10 +30,10 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <string>
 #include <vector>
 
-#include "tbpeta/ResidentMemory.hpp"
-#include "tbpeta/LogEvents.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
-#include "tbpeta/TightBindingSystem.hpp"
+#include "support/ResidentMemory.hpp"
+#include "support/LogEvents.hpp"
+#include "operator/StoredHamiltonian.hpp"
+#include "model/TightBindingSystem.hpp"
 
 using namespace tbpeta;
 

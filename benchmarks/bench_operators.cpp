@@ -36,11 +36,11 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 #include <string>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/Hamiltonian.hpp"
-#include "tbpeta/ResidentMemory.hpp"
-#include "tbpeta/TextFile.hpp"
-#include "tbpeta/TightBindingSystem.hpp"
+#include "application/ApplicationMain.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "support/ResidentMemory.hpp"
+#include "support/TextFile.hpp"
+#include "model/TightBindingSystem.hpp"
 
 using namespace tbpeta;
 

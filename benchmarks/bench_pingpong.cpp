@@ -15,8 +15,8 @@ static const char help[] = "bench_pingpong: MPI latency and bandwidth between tw
 #include <sstream>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/TextFile.hpp"
+#include "application/ApplicationMain.hpp"
+#include "support/TextFile.hpp"
 
 using namespace tbpeta;
 

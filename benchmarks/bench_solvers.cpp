@@ -30,11 +30,11 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include <string>
 #include <vector>
 
-#include "tbpeta/ApplicationMain.hpp"
-#include "tbpeta/SolverComparison.hpp"
-#include "tbpeta/Hamiltonian.hpp"
-#include "tbpeta/TextFile.hpp"
-#include "tbpeta/TightBindingSystem.hpp"
+#include "application/ApplicationMain.hpp"
+#include "study/SolverComparison.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "support/TextFile.hpp"
+#include "model/TightBindingSystem.hpp"
 
 using namespace tbpeta;
 

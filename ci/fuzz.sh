@@ -10,7 +10,7 @@ seconds=${FUZZ_SECONDS:-30}
 out=build-fuzz
 mkdir -p "$out"
 clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib \
-  lib/ParameterText.cpp tests/fuzz/fuzz_parameter_text.cpp -o "$out/fuzz_parameter_text"
+  lib/model/ParameterText.cpp tests/fuzz/fuzz_parameter_text.cpp -o "$out/fuzz_parameter_text"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 echo "ci/fuzz.sh: corpus regression ($(ls tests/fuzz/corpus | wc -l) inputs)"
 "$out/fuzz_parameter_text" -runs=0 tests/fuzz/corpus >"$out/regression.log" 2>&1 || { tail -30 "$out/regression.log"; exit 1; }

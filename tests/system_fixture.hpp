@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "tbpeta/SlepcSolver.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
-#include "tbpeta/TightBindingSystem.hpp"
+#include "solvers/SlepcSolver.hpp"
+#include "operator/StoredHamiltonian.hpp"
+#include "model/TightBindingSystem.hpp"
 
 namespace tbpeta::test {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "system_fixture.hpp"
-#include "tbpeta/AllocationTracker.hpp"
-#include "tbpeta/EigenSolver.hpp"
+#include "study/AllocationTracker.hpp"
+#include "solvers/EigenSolver.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;

@@ -16,7 +16,7 @@
 
 #include "bulk_check_values.hpp"
 #include "system_fixture.hpp"
-#include "tbpeta/BandStructure.hpp"
+#include "bulk/BandStructure.hpp"
 #include "test_support.hpp"
 
 

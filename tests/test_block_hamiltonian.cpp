@@ -11,11 +11,11 @@
 
 #include "system_fixture.hpp"
 #include "test_support.hpp"
-#include "tbpeta/EigenSolver.hpp"
-#include "tbpeta/Hamiltonian.hpp"
-#include "tbpeta/LanczosSolver.hpp"
-#include "tbpeta/BandStructure.hpp"
-#include "tbpeta/SolverComparison.hpp"
+#include "solvers/EigenSolver.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "solvers/LanczosSolver.hpp"
+#include "bulk/BandStructure.hpp"
+#include "study/SolverComparison.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "system_fixture.hpp"
-#include "tbpeta/SolverComparison.hpp"
+#include "study/SolverComparison.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "system_fixture.hpp"
-#include "tbpeta/AllocationTracker.hpp"
-#include "tbpeta/EigenSolver.hpp"
-#include "tbpeta/FoldedSpectrum.hpp"
+#include "study/AllocationTracker.hpp"
+#include "solvers/EigenSolver.hpp"
+#include "solvers/FoldedSpectrum.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;

@@ -9,9 +9,9 @@
 
 #include "system_fixture.hpp"
 #include "test_support.hpp"
-#include "tbpeta/HaloAnalysis.hpp"
-#include "tbpeta/ScalingModel.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
+#include "geometry/HaloAnalysis.hpp"
+#include "study/ScalingModel.hpp"
+#include "operator/StoredHamiltonian.hpp"
 
 using namespace tbpeta;
 

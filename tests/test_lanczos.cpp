@@ -8,7 +8,7 @@
 #include <string>
 
 #include "system_fixture.hpp"
-#include "tbpeta/LanczosSolver.hpp"
+#include "solvers/LanczosSolver.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;

@@ -10,7 +10,7 @@
 
 extern char **environ;
 
-#include "tbpeta/AllocationTracker.hpp"
+#include "study/AllocationTracker.hpp"
 #include "test_support.hpp"
 
 namespace {

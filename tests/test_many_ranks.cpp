@@ -10,10 +10,10 @@
 
 #include "system_fixture.hpp"
 #include "test_support.hpp"
-#include "tbpeta/BlockHamiltonian.hpp"
-#include "tbpeta/HaloAnalysis.hpp"
-#include "tbpeta/LanczosSolver.hpp"
-#include "tbpeta/StoredHamiltonian.hpp"
+#include "operator/BlockHamiltonian.hpp"
+#include "geometry/HaloAnalysis.hpp"
+#include "solvers/LanczosSolver.hpp"
+#include "operator/StoredHamiltonian.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;

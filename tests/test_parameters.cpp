@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tbpeta/ParameterSet.hpp"
+#include "model/ParameterSet.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tbpeta/ResultsWriter.hpp"
+#include "io/ResultsWriter.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

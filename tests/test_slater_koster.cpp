@@ -10,9 +10,9 @@
 #include <limits>
 #include <vector>
 
-#include "tbpeta/ParameterSet.hpp"
+#include "model/ParameterSet.hpp"
 #include "bulk_check_values.hpp"
-#include "tbpeta/SlaterKoster.hpp"
+#include "model/SlaterKoster.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "tbpeta/ParameterText.hpp"
+#include "model/ParameterText.hpp"
 
 namespace {
 void Require(bool ok, const char *what, const std::string &detail) {

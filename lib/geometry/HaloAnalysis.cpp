@@ -1,0 +1,79 @@
+#include "geometry/HaloAnalysis.hpp"
+
+#include <algorithm>
+
+namespace tbpeta {
+
+std::array<int, 3> AnalysisGrid(PartitionKind kind, int domains, std::array<int, 3> planes) {
+  std::array<int, 3> grid{domains, 1, 1};
+  if (!PlanePartition::chooseGrid(kind, domains, planes, &grid)) PlanePartition::chooseGrid(kind, domains, planes, &grid, true);
+  return grid;
+}
+
+long long HaloCounts::ownedMin() const { return owned.empty() ? 0 : *std::min_element(owned.begin(), owned.end()); }
+long long HaloCounts::ownedMax() const { return owned.empty() ? 0 : *std::max_element(owned.begin(), owned.end()); }
+long long HaloCounts::haloMax() const { return halo.empty() ? 0 : *std::max_element(halo.begin(), halo.end()); }
+int HaloCounts::emptyDomains() const { return (int)std::count(owned.begin(), owned.end(), 0LL); }
+
+HaloCounts CountHalo(const ZincblendeLattice &lattice, const PlanePartition &partition) {
+  HaloCounts out;
+  out.grid = partition.grid();
+  out.owned.assign(partition.size(), 0);
+  out.halo.assign(partition.size(), 0);
+  const auto &n = lattice.planes();
+  for (int x = 0; x < n[0]; ++x)
+    for (int y = 0; y < n[1]; ++y) {
+      const int r = ZincblendeLattice::lineResidue(x, y);
+      if (r < 0) continue;
+      for (int z = r; z < n[2]; z += 4) {
+        const PlaneIndex q{x, y, z};
+        const int own = partition.ownerOf(q);
+        ++out.owned[own];
+        // q is a halo atom of every other domain that owns one of its neighbours (each domain once).
+        int seen[4], nseen = 0;
+        for (int b = 0; b < 4; ++b) {
+          PlaneIndex p;
+          std::array<int, 3> wrap;
+          if (!lattice.neighbour(q, b, &p, &wrap)) continue;
+          const int d = partition.ownerOf(p);
+          if (d == own || std::find(seen, seen + nseen, d) != seen + nseen) continue;
+          seen[nseen++] = d;
+          ++out.halo[d];
+        }
+      }
+    }
+  return out;
+}
+
+DomainHalo CountDomainHalo(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain) {
+  DomainHalo out;
+  const PlaneBox box = partition.box(domain);
+  const auto &n = lattice.planes();
+  const auto &periodic = lattice.periodic();
+  out.owned = box.countAtoms();
+  // The planes one step around the box (wrapped on periodic axes; the whole axis when that covers it).
+  std::array<int, 3> lo, hi;
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = box.lo[a] - 1, hi[a] = box.hi[a] + 1;
+    if (periodic[a] && hi[a] - lo[a] >= n[a]) lo[a] = 0, hi[a] = n[a];
+    if (!periodic[a]) lo[a] = std::max(lo[a], 0), hi[a] = std::min(hi[a], n[a]);
+  }
+  auto wrap = [&](int v, int a) { return ((v % n[a]) + n[a]) % n[a]; };
+  for (int x = lo[0]; x < hi[0]; ++x)
+    for (int y = lo[1]; y < hi[1]; ++y)
+      for (int z = lo[2]; z < hi[2]; ++z) {
+        const PlaneIndex q{wrap(x, 0), wrap(y, 1), wrap(z, 2)};
+        if (!ZincblendeLattice::isSite(q) || box.contains(q)) continue;
+        for (int b = 0; b < 4; ++b) {
+          PlaneIndex p;
+          std::array<int, 3> w;
+          if (lattice.neighbour(q, b, &p, &w) && box.contains(p)) {
+            ++out.halo;
+            break;
+          }
+        }
+      }
+  return out;
+}
+
+} // namespace tbpeta

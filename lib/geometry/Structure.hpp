@@ -1,0 +1,67 @@
+#pragma once
+// This rank's part of the structure: its owned atoms (the atom sites inside its plane box), the halo (atoms of
+// other ranks bonded to an owned atom), each atom's material, the bonds of the owned atoms and the global
+// numbering (rank by rank; inside a rank plane by plane, lexicographic in x, y, z). No rank holds more than its
+// own atoms and halo. Each atom keeps a displacement (zero: unstrained) so strain can come without a redesign.
+#include <petscsys.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "geometry/Nanostructure.hpp"
+#include "geometry/PlanePartition.hpp"
+#include "geometry/ZincblendeLattice.hpp"
+
+namespace tbpeta {
+
+// Local index of an atom site inside one plane box, in the box's lexicographic (x, y, z) order.
+class BoxIndexer {
+public:
+  BoxIndexer() = default;
+  explicit BoxIndexer(const PlaneBox &box);
+  int count() const { return total_; }
+  int localIndex(PlaneIndex p) const; // p must be an atom site inside the box
+  const PlaneBox &box() const { return box_; }
+
+private:
+  PlaneBox box_;
+  std::vector<int> line_start_; // atoms before line (x, y), lexicographic
+  int total_ = 0;
+};
+
+inline constexpr std::uint8_t kNoMaterial = 255;
+
+struct Structure {
+  ZincblendeLattice lattice;
+  PlanePartition partition;
+  int rank = 0;
+  PlaneBox box;
+  PetscInt owned = 0;       // atoms owned by this rank
+  PetscInt global_offset = 0; // global index of the first owned atom
+  PetscInt total = 0;       // atoms over all ranks
+
+  std::vector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
+  std::vector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)
+  std::vector<std::array<double, 3>> displacement; // nm per site; zero (unstrained)
+  std::vector<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
+  std::vector<std::array<std::int8_t, 12>> wraps;  // owned atoms: per bond, wrap sign per axis (-1, 0, +1)
+  std::vector<PetscInt> halo_global;               // global index of each halo atom
+  std::vector<int> halo_owner;                     // owning rank of each halo atom
+
+  PetscInt halo() const { return (PetscInt)halo_global.size(); }
+  PetscInt globalIndex(PetscInt site) const { return site < owned ? global_offset + site : halo_global[site - owned]; }
+  Sublattice sublattice(PetscInt site) const { return ZincblendeLattice::sublatticeOf(sites[site]); }
+  // Position in nm (ideal site + displacement); a_nm is the lattice constant.
+  std::array<double, 3> position(PetscInt site, double a_nm) const;
+
+  // For each local row of a matrix with `block_size` rows per atom, its row in the canonical (rank-independent)
+  // order: canonical atom index * block_size + row within the atom. Lets solvers seed vectors the same on any
+  // number of ranks.
+  std::vector<PetscInt> canonicalRows(int block_size) const;
+
+  // Builds this rank's atoms, halo and bonds. Collective.
+  static PetscErrorCode Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out);
+};
+
+} // namespace tbpeta

@@ -1,0 +1,56 @@
+#include "geometry/ZincblendeLattice.hpp"
+
+namespace tbpeta {
+
+namespace {
+inline int mod4(int v) { return ((v % 4) + 4) % 4; }
+} // namespace
+
+ZincblendeLattice::ZincblendeLattice(std::array<int, 3> cells, std::array<bool, 3> periodic)
+    : cells_(cells), planes_{4 * cells[0], 4 * cells[1], 4 * cells[2]}, periodic_(periodic) {}
+
+bool ZincblendeLattice::isSite(PlaneIndex p) {
+  const int r = lineResidue(p.x, p.y);
+  return r >= 0 && mod4(p.z) == r;
+}
+
+int ZincblendeLattice::lineResidue(int x, int y) {
+  if (((x ^ y) & 1) != 0) return -1;    // mixed parity: no atom on this line
+  if ((x & 1) == 0) return mod4(-(x + y)); // anions: x+y+z = 0 (mod 4)
+  return mod4(3 - x - y);                  // cations: x+y+z = 3 (mod 4)
+}
+
+int ZincblendeLattice::lineCount(int x, int y, int z0, int z1) {
+  const int r = lineResidue(x, y);
+  if (r < 0 || z1 <= z0) return 0;
+  // first z >= z0 with z = r (mod 4)
+  const int first = z0 + mod4(r - z0);
+  return first >= z1 ? 0 : (z1 - 1 - first) / 4 + 1;
+}
+
+std::array<int, 3> ZincblendeLattice::bondVector(PlaneIndex p, int b) {
+  const auto &v = kAnionBonds[b];
+  return sublatticeOf(p) == Sublattice::anion ? v : std::array<int, 3>{-v[0], -v[1], -v[2]};
+}
+
+bool ZincblendeLattice::neighbour(PlaneIndex p, int b, PlaneIndex *q, std::array<int, 3> *wrap) const {
+  const auto d = bondVector(p, b);
+  int c[3] = {p.x + d[0], p.y + d[1], p.z + d[2]};
+  for (int a = 0; a < 3; ++a) {
+    (*wrap)[a] = 0;
+    if (c[a] < 0 || c[a] >= planes_[a]) {
+      if (!periodic_[a]) return false;
+      (*wrap)[a] = c[a] < 0 ? -planes_[a] : planes_[a];
+      c[a] -= (*wrap)[a];
+    }
+  }
+  *q = {c[0], c[1], c[2]};
+  return true;
+}
+
+long long ZincblendeLattice::canonicalIndex(PlaneIndex p) const {
+  // Every x plane holds planes_y/2 atom lines, each with cells_z atoms (one per 4 z planes).
+  return ((long long)p.x * (planes_[1] / 2) + p.y / 2) * cells_[2] + p.z / 4;
+}
+
+} // namespace tbpeta

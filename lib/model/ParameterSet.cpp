@@ -1,0 +1,118 @@
+// Reading tight-binding parameter files (data/params/<set>/<Material>.tbp or a user's -params_file): rank 0 reads
+// the bytes, every rank parses them (ParameterText), so any error is raised identically on all ranks.
+#include "model/ParameterSet.hpp"
+#include "model/ParameterText.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifndef TBPETA_DATA_DIR
+  #define TBPETA_DATA_DIR "data"
+#endif
+
+namespace tbpeta {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool Contains(const std::vector<std::string> &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+std::string Join(const std::vector<std::string> &v) {
+  std::string s;
+  for (const auto &x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Rank 0 reads the file and sends its bytes to the others, so every rank parses the same text and raises the same
+// error (a file readable on one node only must not leave ranks waiting for each other).
+PetscErrorCode ReadFileOnRankZero(MPI_Comm comm, const std::string &path, std::string *text) {
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  long long length = -1; // -1: could not be opened; -2: read error
+  if (rank == 0) {
+    std::error_code ec;
+    std::ifstream   file(path, std::ios::binary);
+    if (file.is_open() && fs::is_regular_file(path, ec)) {
+      std::stringstream ss;
+      ss << file.rdbuf();
+      *text  = ss.str();
+      length = file.bad() ? -2 : (long long)text->size();
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
+  PetscCheck(length != -1, comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
+  PetscCheck(length != -2, comm, PETSC_ERR_FILE_READ, "parameter file '%s': read error", path.c_str());
+  PetscCheck(length < (1LL << 24), comm, PETSC_ERR_USER_INPUT, "parameter file '%s': %lld bytes is not a parameter file (they are a few kB)", path.c_str(), length);
+  text->resize((size_t)length);
+  PetscCallMPI(MPI_Bcast(text->data(), (int)length, MPI_CHAR, 0, comm));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+std::string dataDirectory() {
+  const char *env = std::getenv("TBPETA_DATA_DIR");
+  if (env && *env) return env;
+  return TBPETA_DATA_DIR;
+}
+
+std::vector<std::string> shippedSets() {
+  std::vector<std::string> sets;
+  std::error_code          ec;
+  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params", ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) sets.push_back(it->path().filename().string());
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+std::vector<std::string> materialsInSet(const std::string &set) {
+  std::vector<std::string> materials;
+  if (!Contains(shippedSets(), set)) return materials; // also keeps names like "../x" out of the file system
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params" / set, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().extension() == ".tbp") materials.push_back(it->path().stem().string());
+  std::sort(materials.begin(), materials.end());
+  return materials;
+}
+
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, MaterialParameters *out) {
+  PetscFunctionBeginUser;
+  PetscCall(LoadShippedMaterial(comm, set, material, "-material", out));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, const char *material_option, MaterialParameters *out) {
+  PetscFunctionBeginUser;
+  const std::vector<std::string> sets = shippedSets();
+  if (sets.empty()) {
+    const std::string dir = (fs::path(dataDirectory()) / "params").string();
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (no sets found in '%s'; point TBPETA_DATA_DIR at tbpeta's data directory)", set.c_str(), dir.c_str());
+  }
+  PetscCheck(Contains(sets, set), comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (shipped sets: %s)", set.c_str(), Join(sets).c_str());
+  const std::vector<std::string> materials = materialsInSet(set);
+  PetscCheck(Contains(materials, material), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not in parameter set '%s' (available: %s)", material_option, material.c_str(), set.c_str(), Join(materials).c_str());
+  const std::string  path = (fs::path(dataDirectory()) / "params" / set / (material + ".tbp")).string();
+  MaterialParameters p;
+  PetscCall(LoadParameterFile(comm, path, &p));
+  // A shipped file must describe what its location says, or the user would silently get another material.
+  PetscCheck(p.set == set && p.material == material, comm, PETSC_ERR_USER_INPUT, "parameter file '%s': declares set '%s', material '%s' but is shipped as set '%s', material '%s'", path.c_str(), p.set.c_str(), p.material.c_str(), set.c_str(), material.c_str());
+  *out = p;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LoadParameterFile(MPI_Comm comm, const std::string &path, MaterialParameters *out) {
+  std::string        text, error;
+  MaterialParameters p;
+  PetscFunctionBeginUser;
+  PetscCall(ReadFileOnRankZero(comm, path, &text));
+  PetscCheck(ParseParameterText(text, path, &p, &error), comm, PETSC_ERR_USER_INPUT, "%s", error.c_str());
+  *out = p;
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

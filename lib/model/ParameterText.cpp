@@ -1,0 +1,264 @@
+// The parameter-file format: "key = value" lines, '#' comments, header keys carrying text and numeric keys in eV
+// (a_lattice in Angstrom). Every check names the file, the line and the key; the first offending line wins.
+#include "model/ParameterText.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace tbpeta {
+
+namespace {
+
+struct Entry {
+  std::string text;       // value as written (comment and surrounding blanks removed)
+  int         line   = 0; // 1-based line number in the file
+  double      number = 0; // parsed value of numeric keys
+};
+using Entries = std::map<std::string, Entry>;
+
+// Raised inside the parser, caught by ParseParameterText: the one line the user sees.
+struct FormatError {
+  std::string message;
+};
+
+const std::vector<std::string> kTextKeys     = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form", "citation", "status"};
+const std::vector<std::string> kRequiredText = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form"};
+const std::vector<std::string> kOnsiteKeys   = {"Es_a", "Ep_a", "Esstar_a", "Es_c", "Ep_c", "Esstar_c"};
+const std::vector<std::string> kOnsiteDKeys  = {"Ed_a", "Ed_c"};
+const std::vector<std::string> kVoglKeys     = {"Vss", "Vxx", "Vxy", "Vsa_pc", "Vsc_pa", "Vsstara_pc", "Vpa_sstarc"};
+
+struct TwoCentreKey {
+  const char *name;
+  double TwoCentreIntegrals::*member;
+  bool needs_d; // exists only in the sp3d5s* model
+};
+const TwoCentreKey kTwoCentreKeys[] = {
+  {"ss_sigma", &TwoCentreIntegrals::ss_sigma, false},
+  {"sstar_sstar_sigma", &TwoCentreIntegrals::sstar_sstar_sigma, false},
+  {"sstar_a_s_c_sigma", &TwoCentreIntegrals::sstar_a_s_c_sigma, false},
+  {"s_a_sstar_c_sigma", &TwoCentreIntegrals::s_a_sstar_c_sigma, false},
+  {"s_a_p_c_sigma", &TwoCentreIntegrals::s_a_p_c_sigma, false},
+  {"s_c_p_a_sigma", &TwoCentreIntegrals::s_c_p_a_sigma, false},
+  {"sstar_a_p_c_sigma", &TwoCentreIntegrals::sstar_a_p_c_sigma, false},
+  {"sstar_c_p_a_sigma", &TwoCentreIntegrals::sstar_c_p_a_sigma, false},
+  {"s_a_d_c_sigma", &TwoCentreIntegrals::s_a_d_c_sigma, true},
+  {"s_c_d_a_sigma", &TwoCentreIntegrals::s_c_d_a_sigma, true},
+  {"sstar_a_d_c_sigma", &TwoCentreIntegrals::sstar_a_d_c_sigma, true},
+  {"sstar_c_d_a_sigma", &TwoCentreIntegrals::sstar_c_d_a_sigma, true},
+  {"pp_sigma", &TwoCentreIntegrals::pp_sigma, false},
+  {"pp_pi", &TwoCentreIntegrals::pp_pi, false},
+  {"p_a_d_c_sigma", &TwoCentreIntegrals::p_a_d_c_sigma, true},
+  {"p_c_d_a_sigma", &TwoCentreIntegrals::p_c_d_a_sigma, true},
+  {"p_a_d_c_pi", &TwoCentreIntegrals::p_a_d_c_pi, true},
+  {"p_c_d_a_pi", &TwoCentreIntegrals::p_c_d_a_pi, true},
+  {"dd_sigma", &TwoCentreIntegrals::dd_sigma, true},
+  {"dd_pi", &TwoCentreIntegrals::dd_pi, true},
+  {"dd_delta", &TwoCentreIntegrals::dd_delta, true},
+};
+
+bool Contains(const std::vector<std::string> &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+bool IsTextKey(const std::string &k) { return Contains(kTextKeys, k); }
+
+bool IsSpinOrbitKey(const std::string &k) { return k == "lambda_so_a" || k == "lambda_so_c" || k == "Delta_so_a" || k == "Delta_so_c"; }
+
+const TwoCentreKey *FindTwoCentre(const std::string &k) {
+  for (const auto &t : kTwoCentreKeys)
+    if (k == t.name) return &t;
+  return nullptr;
+}
+
+bool IsNumericKey(const std::string &k) {
+  return k == "a_lattice" || Contains(kOnsiteKeys, k) || Contains(kOnsiteDKeys, k) || IsSpinOrbitKey(k) || Contains(kVoglKeys, k) || FindTwoCentre(k);
+}
+
+std::string Join(const std::vector<std::string> &v) {
+  std::string s;
+  for (const auto &x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string Trim(std::string_view s) {
+  const char *ws = " \t\r\n\f\v";
+  const auto  b  = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return "";
+  return std::string(s.substr(b, s.find_last_not_of(ws) - b + 1));
+}
+
+bool IsIdentifier(const std::string &s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// Whether text holds a byte that no text file has: NUL and the other control characters but tab (binary garbage,
+// a file saved in UTF-16). Bytes >= 0x80 (UTF-8 in citations) are allowed.
+bool HasControlCharacter(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return (unsigned char)c < 0x20 && c != '\t'; });
+}
+
+// A piece of the user's text fit to quote in a one-line message: at most 40 bytes, control characters as '?'.
+std::string Quote(std::string_view s) {
+  std::string q(s.substr(0, 40));
+  for (char &c : q)
+    if ((unsigned char)c < 0x20 || c == 0x7f) c = '?';
+  if (s.size() > 40) q += "...";
+  return q;
+}
+
+// Locale-independent strict number parsing: the whole text must be one finite number.
+bool ParseNumber(const std::string &text, double *x) {
+  const char *b = text.data(), *e = text.data() + text.size();
+  if (b != e && *b == '+') ++b; // from_chars does not take an explicit '+'
+  if (b == e) return false;
+  auto r = std::from_chars(b, e, *x);
+  return r.ec == std::errc() && r.ptr == e && std::isfinite(*x);
+}
+
+class Parser {
+public:
+  Parser(std::string_view text, const std::string &path) : text_(text), path_(path) {}
+
+  MaterialParameters Parse();
+
+private:
+  [[noreturn]] void Fail(int line, const std::string &what) const {
+    throw FormatError{"parameter file '" + path_ + "'" + (line > 0 ? " line " + std::to_string(line) : "") + ": " + what};
+  }
+  void ReadEntries();
+  void CheckChoice(const std::string &key, const std::vector<std::string> &allowed) const {
+    const Entry &e = entries_.at(key);
+    if (!Contains(allowed, e.text)) Fail(e.line, key + " '" + Quote(e.text) + "' is not allowed (allowed: " + Join(allowed) + ")");
+  }
+  double Number(const std::string &k) const { return entries_.count(k) ? entries_.at(k).number : 0.0; }
+
+  std::string_view text_;
+  std::string      path_;
+  Entries          entries_;
+};
+
+// Every "key = value" line, checking syntax, known keys, duplicates and numbers in file order.
+void Parser::ReadEntries() {
+  int line = 1;
+  for (size_t pos = 0; pos < text_.size(); ++line) {
+    const size_t           end = std::min(text_.find('\n', pos), text_.size());
+    const std::string_view raw = text_.substr(pos, end - pos);
+    pos                        = end + 1;
+    const std::string content  = Trim(raw.substr(0, raw.find('#')));
+    if (content.empty()) continue;
+    if (HasControlCharacter(content)) Fail(line, "a control character (binary data?) in '" + Quote(content) + "': a parameter file is plain text");
+    const auto        eq  = content.find('=');
+    const std::string key = eq == std::string::npos ? "" : Trim(std::string_view(content).substr(0, eq));
+    if (eq == std::string::npos || !IsIdentifier(key)) Fail(line, "expected 'key = value' (or a '#' comment), got '" + Quote(content) + "'");
+    const std::string value = Trim(std::string_view(content).substr(eq + 1));
+    if (!IsTextKey(key) && !IsNumericKey(key)) Fail(line, "unknown key '" + Quote(key) + "'");
+    const auto prev = entries_.find(key);
+    if (prev != entries_.end()) Fail(line, "duplicate key '" + key + "' (first given on line " + std::to_string(prev->second.line) + ")");
+    if (value.empty()) Fail(line, "empty value for key '" + key + "'");
+    Entry entry;
+    entry.text = value;
+    entry.line = line;
+    if (!IsTextKey(key) && !ParseNumber(value, &entry.number)) Fail(line, "'" + Quote(value) + "' is not a number for key '" + key + "'");
+    entries_[key] = entry;
+  }
+}
+
+MaterialParameters Parser::Parse() {
+  ReadEntries();
+  if (entries_.empty()) Fail(0, "no 'key = value' line (an empty file?)");
+
+  // Header: the keys that decide which numbers are expected.
+  for (const auto &k : kRequiredText)
+    if (!entries_.count(k)) Fail(0, "missing key '" + k + "'");
+  CheckChoice("model", {"sp3sstar", "sp3d5sstar"});
+  CheckChoice("spin_orbit", {"yes", "no"});
+  CheckChoice("energy_scale", {"absolute", "vbm_zero"});
+  CheckChoice("form", {"vogl", "two_centre"});
+  const std::string model = entries_["model"].text, form = entries_["form"].text;
+  const bool        with_d = model == "sp3d5sstar", vogl = form == "vogl", with_so = entries_["spin_orbit"].text == "yes";
+  if (vogl && with_d) Fail(entries_["form"].line, "form vogl needs model sp3sstar (Vogl sums exist only for sp3s*; use form two_centre)");
+
+  // Numeric keys the model/form needs; spin-orbit keys are handled per atom below.
+  std::vector<std::string> required = {"a_lattice"};
+  required.insert(required.end(), kOnsiteKeys.begin(), kOnsiteKeys.end());
+  if (with_d) required.insert(required.end(), kOnsiteDKeys.begin(), kOnsiteDKeys.end());
+  if (vogl) required.insert(required.end(), kVoglKeys.begin(), kVoglKeys.end());
+  else
+    for (const auto &t : kTwoCentreKeys)
+      if (with_d || !t.needs_d) required.push_back(t.name);
+
+  std::vector<std::pair<int, std::string>> by_line; // report the first offending key in file order
+  for (const auto &[key, e] : entries_) by_line.emplace_back(e.line, key);
+  std::sort(by_line.begin(), by_line.end());
+  for (const auto &[line, key] : by_line) {
+    if (IsTextKey(key) || Contains(required, key)) continue;
+    if (IsSpinOrbitKey(key)) {
+      if (!with_so) Fail(line, "key '" + key + "' is not allowed with spin_orbit = no");
+    } else {
+      Fail(line, "key '" + key + "' is not allowed for model " + model + ", form " + form);
+    }
+  }
+  for (const auto &k : required)
+    if (!entries_.count(k)) Fail(0, "missing key '" + k + "' (model " + model + ", form " + form + ")");
+
+  // Spin-orbit: per atom exactly one of lambda (= Delta/3) or the full splitting Delta.
+  double lambda[2] = {0, 0};
+  if (with_so) {
+    const char *side[2] = {"a", "c"};
+    for (int i = 0; i < 2; ++i) {
+      const std::string lk = std::string("lambda_so_") + side[i], dk = std::string("Delta_so_") + side[i];
+      const bool        hl = entries_.count(lk), hd = entries_.count(dk);
+      if (!hl && !hd) Fail(0, "missing key '" + lk + "' or '" + dk + "' (spin_orbit = yes)");
+      if (hl && hd) Fail(std::max(entries_[lk].line, entries_[dk].line), "give only one of '" + lk + "' and '" + dk + "'");
+      lambda[i] = hl ? entries_[lk].number : entries_[dk].number / 3.0;
+    }
+  }
+  if (!(entries_["a_lattice"].number > 0)) Fail(entries_["a_lattice"].line, "a_lattice must be positive (Angstrom), got '" + Quote(entries_["a_lattice"].text) + "'");
+
+  MaterialParameters p;
+  p.set            = entries_["set"].text;
+  p.material       = entries_["material"].text;
+  p.anion          = entries_["anion"].text;
+  p.cation         = entries_["cation"].text;
+  p.model          = with_d ? BasisModel::sp3d5sstar : BasisModel::sp3sstar;
+  p.has_spin_orbit = with_so;
+  p.energy_scale   = entries_["energy_scale"].text == "absolute" ? EnergyScale::absolute : EnergyScale::vbm_zero;
+  p.a_lattice      = Number("a_lattice");
+  p.anion_onsite   = {Number("Es_a"), Number("Ep_a"), Number("Ed_a"), Number("Esstar_a"), lambda[0]};
+  p.cation_onsite  = {Number("Es_c"), Number("Ep_c"), Number("Ed_c"), Number("Esstar_c"), lambda[1]};
+  if (vogl) {
+    // Vogl's tabulated sums over the four bonds at k = 0 (each direction cosine +-1/sqrt3) -> two-centre integrals.
+    const double q = std::sqrt(3.0) / 4.0;
+    p.bond.ss_sigma          = Number("Vss") / 4.0;
+    p.bond.pp_sigma          = (Number("Vxx") + 2.0 * Number("Vxy")) / 4.0;
+    p.bond.pp_pi             = (Number("Vxx") - Number("Vxy")) / 4.0;
+    p.bond.s_a_p_c_sigma     = q * Number("Vsa_pc");
+    p.bond.s_c_p_a_sigma     = q * Number("Vsc_pa");
+    p.bond.sstar_a_p_c_sigma = q * Number("Vsstara_pc");
+    p.bond.sstar_c_p_a_sigma = q * Number("Vpa_sstarc");
+  } else {
+    for (const auto &t : kTwoCentreKeys) p.bond.*t.member = Number(t.name);
+  }
+  p.citation = entries_.count("citation") ? entries_["citation"].text : "";
+  p.status   = entries_.count("status") ? entries_["status"].text : "";
+  p.source   = path_;
+  return p;
+}
+
+} // namespace
+
+bool ParseParameterText(std::string_view text, const std::string &path, MaterialParameters *out, std::string *error) {
+  try {
+    *out = Parser(text, path).Parse();
+    return true;
+  } catch (const FormatError &e) {
+    *error = e.message;
+    return false;
+  }
+}
+
+} // namespace tbpeta

@@ -1,0 +1,177 @@
+#include "operator/HamiltonianBlocks.hpp"
+
+#include <cstring>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tbpeta {
+
+namespace {
+
+// Orbitals of the basis, as indices into the full order (s, p, d, s*).
+std::vector<int> basisOrbitals(BasisModel m) {
+  if (m == BasisModel::sp3sstar) return {kS, kPx, kPy, kPz, kSstar};
+  return {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+}
+
+OrbitalBlock DirectionBlock(const MaterialParameters &m, int b) {
+  const double inv = 1.0 / std::sqrt(3.0);
+  const auto &d = ZincblendeLattice::kAnionBonds[b];
+  return anionCationBlock(m.bond, d[0] * inv, d[1] * inv, d[2] * inv);
+}
+
+} // namespace
+
+HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k) : s_(s), model_(model), k_(k) {
+  orbs_ = basisOrbitals(model.basis);
+  norb_ = (int)orbs_.size();
+  bs_ = model.blockSize();
+  spins_ = model.spin_orbit ? 2 : 1;
+  bond_.resize(model.materials.size());
+  pattern_.resize(model.materials.size());
+  for (size_t m = 0; m < model.materials.size(); ++m)
+    for (int b = 0; b < 4; ++b) {
+      bond_[m][b] = DirectionBlock(model.materials[m], b);
+      // The non-zero integrals of each row, in ascending column: rows of the anion (B) and of the cation (B^T).
+      for (int o = 0; o < 2; ++o) {
+        BondPattern &P = pattern_[m][b][o];
+        P.start.assign(norb_ + 1, 0);
+        for (int r = 0; r < norb_; ++r) {
+          for (int c = 0; c < norb_; ++c) {
+            const double v = o == 0 ? bond_[m][b][orbs_[r]][orbs_[c]] : bond_[m][b][orbs_[c]][orbs_[r]];
+            if (v == 0) continue;
+            P.col.push_back(c);
+            P.v.push_back(v);
+          }
+          P.start[r + 1] = (int)P.col.size();
+        }
+      }
+    }
+}
+
+int HamiltonianBlocks::bondKey(PetscInt i, int b) const {
+  const bool anion = s_.sublattice(i) == Sublattice::anion;
+  const int cation = anion ? s_.bonds[i][b] : (int)i;
+  return s_.material[cation] * 8 + b * 2 + (anion ? 0 : 1);
+}
+
+void HamiltonianBlocks::bondBlock(int key, double *B) const {
+  const OrbitalBlock &full = bond_[key / 8][(key / 2) % 4];
+  const bool anion_row = key % 2 == 0;
+  for (int r = 0; r < norb_; ++r)
+    for (int c = 0; c < norb_; ++c) B[r * norb_ + c] = anion_row ? full[orbs_[r]][orbs_[c]] : full[orbs_[c]][orbs_[r]];
+}
+
+void HamiltonianBlocks::RecomputeBondBlock(const TightBindingModel &model, int key, double *B) {
+  // No allocation here: this runs for every bond in every product of the shell without block cache.
+  static constexpr int kSp3sstar[] = {kS, kPx, kPy, kPz, kSstar}, kSp3d5sstar[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const bool small = model.basis == BasisModel::sp3sstar;
+  const int *orbs = small ? kSp3sstar : kSp3d5sstar, norb = small ? 5 : 10;
+  const OrbitalBlock full = DirectionBlock(model.materials[key / 8], (key / 2) % 4);
+  if (!small) { // the full basis: the block itself (anion rows) or its transpose (cation rows), no index map
+    if (key % 2 == 0) std::memcpy(B, full.data(), sizeof full);
+    else
+      for (int r = 0; r < 10; ++r)
+        for (int c = 0; c < 10; ++c) B[r * 10 + c] = full[c][r];
+    return;
+  }
+  if (key % 2 == 0)
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[r]][orbs[c]];
+  else
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[c]][orbs[r]];
+}
+
+HamiltonianBlocks::Complex HamiltonianBlocks::bondPhase(PetscInt i, int b) const {
+  const bool anion = s_.sublattice(i) == Sublattice::anion;
+  // Phase of the anion -> cation coupling: the anion sees the cation's image at +wrap; the cation sees the
+  // anion's at -wrap, so its row takes the exact conjugate.
+  const auto &w = s_.wraps[i];
+  const int sign = anion ? 1 : -1;
+  double theta = 0;
+  for (int a = 0; a < 3; ++a) theta += k_[a] * sign * w[3 * b + a] * s_.lattice.planes()[a];
+  theta *= M_PI / 2; // k in 2pi/a, wrap in planes of a/4
+  Complex phase = theta == 0 ? Complex(1) : Complex(std::cos(theta), std::sin(theta));
+  if (!anion) phase = std::conj(phase);
+  return phase;
+}
+
+OnSiteEnergies HamiltonianBlocks::averagedOnsite(PetscInt i, double *shift) const {
+  const bool anion = s_.sublattice(i) == Sublattice::anion;
+  OnSiteEnergies e{};
+  *shift = 0;
+  int n = 0;
+  auto add = [&](int m) {
+    const auto &src = anion ? model_.materials[m].anion_onsite : model_.materials[m].cation_onsite;
+    e.s += src.s, e.p += src.p, e.d += src.d, e.sstar += src.sstar, e.lambda_so += src.lambda_so;
+    *shift += model_.vbo[m];
+    ++n;
+  };
+  if (anion) {
+    for (int b = 0; b < 4; ++b)
+      if (s_.bonds[i][b] >= 0) add(s_.material[s_.bonds[i][b]]);
+    if (n == 0) add(s_.material[i]);
+  } else add(s_.material[i]);
+  const double w = 1.0 / n;
+  e.s *= w, e.p *= w, e.d *= w, e.sstar *= w, e.lambda_so *= w, *shift *= w;
+  return e;
+}
+
+void HamiltonianBlocks::onsite(PetscInt i, Complex *blk) const {
+  std::fill(blk, blk + bs_ * bs_, Complex(0));
+  double shift;
+  const OnSiteEnergies e = averagedOnsite(i, &shift);
+  const auto diag = onsiteEnergies(e);
+  for (int sp = 0; sp < spins_; ++sp)
+    for (int o = 0; o < norb_; ++o) blk[(sp * norb_ + o) * bs_ + sp * norb_ + o] = diag[orbs_[o]] + shift;
+  if (model_.spin_orbit) {
+    const auto so = spinOrbitP(e.lambda_so);
+    // (x,y,z) up -> rows 1..3, (x,y,z) down -> rows norb+1..norb+3
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) {
+        const int R = (r / 3) * norb_ + 1 + r % 3, C = (c / 3) * norb_ + 1 + c % 3;
+        blk[R * bs_ + C] += so[r][c];
+      }
+  }
+  for (int b = 0; b < 4; ++b) {
+    if (s_.bonds[i][b] >= 0) continue;
+    const auto v = ZincblendeLattice::bondVector(s_.sites[i], b);
+    const auto pas = danglingBondShift(model_.passivation_shift, v[0], v[1], v[2]);
+    for (int sp = 0; sp < spins_; ++sp)
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) blk[(sp * norb_ + r) * bs_ + sp * norb_ + c] += pas[r][c];
+  }
+}
+
+void HamiltonianBlocks::bond(PetscInt i, int b, Complex *blk) const {
+  std::fill(blk, blk + bs_ * bs_, Complex(0));
+  const BondPattern &P = bondPattern(i, b);
+  const Complex phase = bondPhase(i, b);
+  for (int r = 0; r < norb_; ++r)
+    for (int e = P.start[r]; e < P.start[r + 1]; ++e) {
+      const Complex z = P.v[e] * phase;
+      for (int sp = 0; sp < spins_; ++sp) blk[(sp * norb_ + r) * bs_ + sp * norb_ + P.col[e]] = z;
+    }
+}
+
+HamiltonianBlocks::OnSiteTerms HamiltonianBlocks::onsiteTerms(PetscInt i) const {
+  OnSiteTerms t;
+  double shift;
+  const OnSiteEnergies e = averagedOnsite(i, &shift);
+  const auto diag = onsiteEnergies(e);
+  for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]] + shift;
+  t.lambda = model_.spin_orbit ? e.lambda_so : 0;
+  for (int b = 0; b < 4; ++b) {
+    if (s_.bonds[i][b] >= 0) continue;
+    const auto v = ZincblendeLattice::bondVector(s_.sites[i], b);
+    const auto pas = danglingBondShift(model_.passivation_shift, v[0], v[1], v[2]);
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) t.passivation[r][c] += pas[r][c];
+    t.passivated = true;
+  }
+  return t;
+}
+
+} // namespace tbpeta

@@ -1,0 +1,78 @@
+#pragma once
+// The blocks of H, atom by atom, for every operator that applies H (the stored matrices and the block operators):
+// on-site blocks (an anion takes the average over its bonded cations' materials, NEMO 3-D's convention; spin-orbit
+// on the p orbitals; dangling-bond passivation on open faces) and bond blocks (Slater-Koster, one real
+// orbitals x orbitals block per cation material, bond direction and row atom, the same for both spins, times the
+// Bloch phase exp(i k.T) on bonds that wrap around a periodic face). The cation rows use the exact transpose of the
+// anion rows' numbers and the conjugate phase, so H is Hermitian to the last bit.
+#include <array>
+#include <complex>
+#include <vector>
+
+#include "model/SlaterKoster.hpp"
+#include "geometry/Structure.hpp"
+#include "model/TightBindingModel.hpp"
+
+namespace tbpeta {
+
+class HamiltonianBlocks {
+public:
+  using Complex = std::complex<double>;
+  HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k);
+
+  int blockSize() const { return bs_; }   // rows per atom (orbitals x spins)
+  int orbitals() const { return norb_; }  // orbitals per spin
+  int spins() const { return spins_; }    // 2 with spin-orbit, else 1
+
+  // The stored integrals of one bond block: row r (orbital of the row atom) holds col[start[r] .. start[r+1]),
+  // orbitals of the neighbour, ascending, with their values v (never zero); the same for both spins.
+  struct BondPattern {
+    std::vector<int> start, col;
+    std::vector<double> v;
+  };
+  // Which of the distinct real bond blocks bond b of owned atom i uses: (cation material, b, row atom anion or
+  // cation), in [0, bondKeys()).
+  int bondKey(PetscInt i, int b) const;
+  int bondKeys() const { return (int)pattern_.size() * 8; }
+  const BondPattern &bondPattern(PetscInt i, int b) const { return patternOfKey(bondKey(i, b)); }
+  const BondPattern &patternOfKey(int key) const { return pattern_[key / 8][(key / 2) % 4][key % 2]; }
+  // The dense real block of `key` (orbitals x orbitals, row-major, rows of the row atom), from the table built once,
+  // or recomputed from the Slater-Koster integrals (the same numbers, for operators that keep no table).
+  void bondBlock(int key, double *B) const;
+  static void RecomputeBondBlock(const TightBindingModel &model, int key, double *B);
+  // The Bloch phase of the rows of owned atom i along bond b (1 unless the bond wraps a periodic face at k != 0).
+  Complex bondPhase(PetscInt i, int b) const;
+
+  // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
+  // on s and p of each spin) and the exact count of a bond block's.
+  int onsiteBound(bool dangling) const { return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0)); }
+  int bondCount(PetscInt i, int b) const { return (int)bondPattern(i, b).col.size() * spins_; }
+
+  // Bond block of owned atom i along bond b (bs x bs, row-major: rows of atom i, columns of its neighbour).
+  void bond(PetscInt i, int b, Complex *blk) const;
+  // On-site block of owned atom i (bs x bs, row-major).
+  void onsite(PetscInt i, Complex *blk) const;
+  // The same as its parts: diagonal energies of the orbitals (both spins), the spin-orbit block on
+  // (x up, y up, z up, x down, y down, z down), the passivation on (s, px, py, pz) of each spin.
+  struct OnSiteTerms {
+    std::array<double, kFullOrbitals> diag{}; // in the basis order, valence-band offset included
+    double lambda = 0;
+    bool passivated = false;
+    PassivationBlock passivation{};           // sum over the dangling bonds
+    bool operator==(const OnSiteTerms &o) const { return diag == o.diag && lambda == o.lambda && passivated == o.passivated && passivation == o.passivation; }
+  };
+  OnSiteTerms onsiteTerms(PetscInt i) const;
+
+private:
+  OnSiteEnergies averagedOnsite(PetscInt i, double *shift) const;
+
+  const Structure &s_;
+  const TightBindingModel &model_;
+  std::array<double, 3> k_;
+  std::vector<int> orbs_;
+  int norb_ = 0, bs_ = 0, spins_ = 1;
+  std::vector<std::array<OrbitalBlock, 4>> bond_;                  // per material and bond direction
+  std::vector<std::array<std::array<BondPattern, 2>, 4>> pattern_; // per material, bond direction, row atom (anion, cation)
+};
+
+} // namespace tbpeta

@@ -1,0 +1,23 @@
+#include "support/LogEvents.hpp"
+
+namespace tbpeta {
+
+PetscErrorCode GetLogEvents(const LogEvents **events) {
+  static LogEvents ev;
+  static bool registered = false;
+  PetscFunctionBeginUser;
+  if (!registered) {
+    PetscCall(PetscClassIdRegister("tbpeta", &ev.classid));
+    PetscCall(PetscLogEventRegister("TbStructure", ev.classid, &ev.structure));
+    PetscCall(PetscLogEventRegister("TbNeighbours", ev.classid, &ev.neighbours));
+    PetscCall(PetscLogEventRegister("TbAssembly", ev.classid, &ev.assembly));
+    PetscCall(PetscLogEventRegister("TbProduct", ev.classid, &ev.product));
+    PetscCall(PetscLogEventRegister("TbSolve", ev.classid, &ev.solve));
+    PetscCall(PetscLogEventRegister("TbOutput", ev.classid, &ev.output));
+    registered = true;
+  }
+  *events = &ev;
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta
