@@ -167,8 +167,10 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(PetscOptionsReal("-bands_emax", "Upper end of the plotted energy window, eV relative to the VBM", "tbpeta-bands", emax, &emax, nullptr));
   PetscOptionsEnd();
 
+  ModelSpec spec;
   TightBindingModel model;
-  PetscCall(TightBindingModelFromOptions(comm, {}, &model));
+  PetscCall(ModelSpecFromOptions(comm, ModelSpec{}, {ModelSpec{}.host}, &spec));
+  PetscCall(LoadTightBindingModel(comm, spec, {}, &model));
   BandPath path;
   PetscCall(BandPathFromOptions(comm, &path));
   if (help) PetscFunctionReturn(0); // -help describes, it does not run

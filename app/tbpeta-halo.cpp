@@ -17,6 +17,7 @@ static const char help[] = "tbpeta-halo: owned and halo atoms of every domain of
 
 #include "application/ApplicationMain.hpp"
 #include "geometry/HaloAnalysis.hpp"
+#include "geometry/PlanePartition.hpp"
 #include "geometry/SupercellSpec.hpp"
 #include "support/TextFile.hpp"
 
@@ -26,29 +27,26 @@ namespace {
 
 PetscErrorCode Run(MPI_Comm comm, int *) {
   SupercellSpec spec;
-  const char *kinds[] = {"slab", "column", "cube", "PartitionKind", "PARTITION_", nullptr};
-  PetscEnum kind = (PetscEnum)PartitionKind::cube;
-  PetscInt domains[256] = {1, 2, 4, 8, 16, 32, 64}, ndomains = 256, g[3] = {0, 0, 0};
-  PetscBool domains_set = PETSC_FALSE, gset[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, has_csv = PETSC_FALSE;
+  PartitionSpec partition;
+  PetscInt domains[256] = {1, 2, 4, 8, 16, 32, 64}, ndomains = 256;
+  PetscBool domains_set = PETSC_FALSE, has_csv = PETSC_FALSE;
   char csv[PETSC_MAX_PATH_LEN] = "";
   PetscFunctionBeginUser;
-  PetscCall(SupercellSpecFromOptions(comm, &spec));
+  PetscCall(SupercellSpecFromOptions(comm, SupercellSpec{}, &spec));
+  PetscCall(PartitionSpecFromOptions(comm, &partition));
   PetscOptionsBegin(comm, nullptr, "tbpeta-halo", "tbpeta");
-  PetscCall(PetscOptionsEnum("-partition", "Decomposition of the atomic planes: slab (x), column (x,y), cube (x,y,z)", "tbpeta-halo", kinds, kind, &kind, nullptr));
   PetscCall(PetscOptionsIntArray("-domains", "Numbers of domains P", "tbpeta-halo", domains, &ndomains, &domains_set));
-  PetscCall(PetscOptionsInt("-da_processors_x", "Explicit grid: domains along x", "tbpeta-halo", g[0], &g[0], &gset[0]));
-  PetscCall(PetscOptionsInt("-da_processors_y", "Explicit grid: domains along y", "tbpeta-halo", g[1], &g[1], &gset[1]));
-  PetscCall(PetscOptionsInt("-da_processors_z", "Explicit grid: domains along z", "tbpeta-halo", g[2], &g[2], &gset[2]));
   PetscCall(PetscOptionsString("-csv", "Also write the table as CSV", "tbpeta-halo", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
   if (!domains_set) ndomains = 7;
   PetscCheck(ndomains > 0, comm, PETSC_ERR_USER_INPUT, "-domains needs one or more numbers of domains, e.g. -domains 2,4,8");
-  const bool explicit_grid = gset[0] || gset[1] || gset[2];
-  for (int a = 0; a < 3; ++a) PetscCheck(!gset[a] || g[a] >= 1, comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %" PetscInt_FMT " is not a positive number of domains", "xyz"[a], g[a]);
+  const auto &g = partition.grid;
+  const bool explicit_grid = g[0] || g[1] || g[2];
+  const PartitionKind kind = partition.kind;
   for (PetscInt i = 0; i < ndomains; ++i) {
     PetscCheck(domains[i] >= 1, comm, PETSC_ERR_USER_INPUT, "-domains: %" PetscInt_FMT " is not a number of domains (need P >= 1)", domains[i]);
     if (explicit_grid) {
-      const PetscInt product = (gset[0] ? g[0] : 1) * (gset[1] ? g[1] : 1) * (gset[2] ? g[2] : 1);
+      const PetscInt product = (g[0] ? g[0] : 1) * (g[1] ? g[1] : 1) * (g[2] ? g[2] : 1);
       PetscCheck(product == domains[i], comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid multiplies to %" PetscInt_FMT ", not to -domains %" PetscInt_FMT, product, domains[i]);
     }
   }
@@ -57,20 +55,19 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   const auto &planes = lattice.planes();
   PetscCall(PetscPrintf(comm, "tbpeta-halo: %lld atoms (%d x %d x %d cells, %d x %d x %d atomic planes, periodic %d,%d,%d), %s decomposition\n", lattice.totalAtoms(), spec.cells[0],
                         spec.cells[1], spec.cells[2], planes[0], planes[1], planes[2], spec.periodic[0], spec.periodic[1], spec.periodic[2],
-                        explicit_grid ? "explicit" : partitionName((PartitionKind)kind)));
+                        explicit_grid ? "explicit" : partitionName(kind)));
   PetscCall(PetscPrintf(comm, "%8s  %-14s %12s %12s %10s %13s %7s\n", "P", "grid", "owned min", "owned max", "halo max", "halo/owned", "empty"));
   std::ostringstream out;
   out << "partition,domains,px,py,pz,atoms,owned_min,owned_max,halo_max,halo_over_owned,empty_domains\n";
   for (PetscInt i = 0; i < ndomains; ++i) {
     const int P = (int)domains[i];
-    const std::array<int, 3> grid = explicit_grid ? std::array<int, 3>{(int)(gset[0] ? g[0] : 1), (int)(gset[1] ? g[1] : 1), (int)(gset[2] ? g[2] : 1)}
-                                                  : AnalysisGrid((PartitionKind)kind, P, planes);
+    const std::array<int, 3> grid = explicit_grid ? std::array<int, 3>{g[0] ? g[0] : 1, g[1] ? g[1] : 1, g[2] ? g[2] : 1} : AnalysisGrid(kind, P, planes);
     const HaloCounts h = CountHalo(lattice, PlanePartition(planes, grid));
     const double ratio = h.ownedMax() > 0 ? (double)h.haloMax() / (double)h.ownedMax() : 0;
     char gtext[64];
     std::snprintf(gtext, sizeof gtext, "%d x %d x %d", grid[0], grid[1], grid[2]);
     PetscCall(PetscPrintf(comm, "%8d  %-14s %12lld %12lld %10lld %13.4f %7d\n", P, gtext, h.ownedMin(), h.ownedMax(), h.haloMax(), ratio, h.emptyDomains()));
-    out << (explicit_grid ? "explicit" : partitionName((PartitionKind)kind)) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << lattice.totalAtoms() << ','
+    out << (explicit_grid ? "explicit" : partitionName(kind)) << ',' << P << ',' << grid[0] << ',' << grid[1] << ',' << grid[2] << ',' << lattice.totalAtoms() << ','
         << h.ownedMin() << ',' << h.ownedMax() << ',' << h.haloMax() << ',' << ratio << ',' << h.emptyDomains() << '\n';
   }
   if (has_csv) {

@@ -30,10 +30,14 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <string>
 #include <vector>
 
-#include "support/ResidentMemory.hpp"
-#include "support/LogEvents.hpp"
-#include "operator/StoredHamiltonian.hpp"
+#include "application/ApplicationMain.hpp"
 #include "model/TightBindingSystem.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "operator/OperatorProperties.hpp"
+#include "support/LogEvents.hpp"
+#include "support/OptionLists.hpp"
+#include "support/ResidentMemory.hpp"
+#include "support/TextFile.hpp"
 
 using namespace tbpeta;
 
@@ -118,85 +122,79 @@ double SumOverRanks(MPI_Comm comm, double v) {
   return r;
 }
 
-// One size of one set: options -> system -> timed structure, assembly and products.
-PetscErrorCode RunSize(MPI_Comm comm, const std::string &base_options, const std::string &set, int cells, int nproducts, double touch_mb, Row *row) {
-  TightBindingSystem sys;
+// The timed products of H (after one warm-up); the CPU seconds per product.
+PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<double> *times, double *cpu_per_product) {
   const LogEvents *ev;
-  PetscMPIInt size;
+  Vec x, y;
+  PetscRandom rnd;
+  double pu0, ps0, pu1, ps1;
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  const std::string c = std::to_string(cells);
-  const std::string options = base_options + " -params " + set + " -material GaAs -cells " + c + "," + c + "," + c + " -periodic 1,1,1 -k 0,0,0";
-  PetscCall(PetscOptionsClear(nullptr));
-  PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
-  // Model, lattice, nanostructure and partition (reads the parameter files); the structure is timed below.
-  PetscCall(TightBindingSystemFromOptions(comm, false, &sys));
-
-  double u0, s0, u1, s1;
-  PetscCallMPI(MPI_Barrier(comm));
-  CpuSeconds(&u0, &s0);
-  const double t0 = MPI_Wtime();
-  PetscCall(Structure::Create(comm, sys.lattice, sys.partition, sys.nano, &sys.structure));
-  PetscCallMPI(MPI_Barrier(comm));
-  const double t1 = MPI_Wtime();
-  Mat H;
-  HamiltonianInfo info;
-  PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, &info));
-  PetscCallMPI(MPI_Barrier(comm));
-  const double t2 = MPI_Wtime();
-  CpuSeconds(&u1, &s1);
-
-  Vec x, y;
   PetscCall(MatCreateVecs(H, &x, &y));
-  PetscRandom rnd;
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 12345));
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(MatMult(H, x, y)); // warm-up: first touch of y, scatter set-up
-  std::vector<double> times;
-  double pu0, ps0, pu1, ps1;
   CpuSeconds(&pu0, &ps0);
   for (int i = 0; i < nproducts; ++i) {
     PetscCallMPI(MPI_Barrier(comm));
     const double a = MPI_Wtime();
-    PetscCall(PetscLogEventBegin(ev->product, 0, 0, 0, 0));
     PetscCall(MatMult(H, x, y));
-    PetscCall(PetscLogEventEnd(ev->product, 0, 0, 0, 0));
     PetscCallMPI(MPI_Barrier(comm));
-    times.push_back(MaxOverRanks(comm, MPI_Wtime() - a));
+    times->push_back(MaxOverRanks(comm, MPI_Wtime() - a));
   }
   CpuSeconds(&pu1, &ps1);
+  *cpu_per_product = MaxOverRanks(comm, (pu1 - pu0 + ps1 - ps0) / nproducts);
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+// One size of one set: a periodic bulk GaAs cube, its timed structure, assembly and products.
+PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int nproducts, double touch_mb, Row *row) {
+  SystemSpec spec;
+  TightBindingSystem sys;
+  PetscMPIInt size;
+  Mat H;
+  const OperatorProperties *props;
+  std::vector<double> times;
+  double u0, s0, u1, s1;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  spec.model.set = set, spec.model.host = "GaAs", spec.cell.cells = {cells, cells, cells};
+  PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
+  // Model, lattice, nanostructure and partition (reads the parameter files); the structure is timed below.
+  PetscCall(CreateTightBindingSystem(comm, spec, &sys));
+  PetscCallMPI(MPI_Barrier(comm));
+  CpuSeconds(&u0, &s0);
+  const double t0 = MPI_Wtime();
+  PetscCall(BuildStructure(comm, &sys));
+  PetscCallMPI(MPI_Barrier(comm));
+  const double t1 = MPI_Wtime();
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{}, &H, false)); // stored AIJ
+  PetscCallMPI(MPI_Barrier(comm));
+  const double t2 = MPI_Wtime();
+  CpuSeconds(&u1, &s1);
+  PetscCall(OperatorGetProperties(H, &props));
+  PetscCall(TimeProducts(comm, H, nproducts, &times, &row->product_cpu));
   // Peak of this size, with H still alive; then the first-touch reference (H alive, so none of its pages is reused).
   const double hwm_kb = ProcStatusKb("VmHWM");
   if (touch_mb > 0) {
     PetscCallMPI(MPI_Barrier(comm));
-    const double bytes = std::min(touch_mb * 1048576.0, 20.0 * info.nonzeros / size);
+    const double bytes = std::min(touch_mb * 1048576.0, 20.0 * props->nonzeros / size);
     row->touch_s_per_gb = MaxOverRanks(comm, FirstTouchSecondsPerGb((size_t)bytes));
   }
+  row->rows = props->rows, row->nonzeros = (long long)props->nonzeros;
   PetscCall(MatDestroy(&H));
-
   row->set = set;
   row->basis = sys.model.basis == BasisModel::sp3sstar ? "sp3s*" : (sys.model.spin_orbit ? "sp3d5s*+SO" : "sp3d5s*");
-  row->ranks = size;
-  row->cells = cells;
-  row->atoms = sys.structure.total;
-  row->rows = info.rows;
-  row->nonzeros = (long long)info.nonzeros;
-  row->t_structure = MaxOverRanks(comm, t1 - t0);
-  row->t_assembly = MaxOverRanks(comm, t2 - t1);
-  row->t_build = MaxOverRanks(comm, t2 - t0);
-  row->build_user = MaxOverRanks(comm, u1 - u0);
-  row->build_sys = MaxOverRanks(comm, s1 - s0);
-  row->product_cpu = MaxOverRanks(comm, (pu1 - pu0 + ps1 - ps0) / nproducts);
-  row->t_product = Median(times);
-  row->t_product_min = *std::min_element(times.begin(), times.end());
-  row->peak_mb_max = MaxOverRanks(comm, hwm_kb) / 1024.0;
-  row->peak_mb_sum = SumOverRanks(comm, hwm_kb) / 1024.0;
+  row->ranks = size, row->cells = cells, row->atoms = sys.structure.total;
+  row->t_structure = MaxOverRanks(comm, t1 - t0), row->t_assembly = MaxOverRanks(comm, t2 - t1), row->t_build = MaxOverRanks(comm, t2 - t0);
+  row->build_user = MaxOverRanks(comm, u1 - u0), row->build_sys = MaxOverRanks(comm, s1 - s0);
+  row->t_product = Median(times), row->t_product_min = *std::min_element(times.begin(), times.end());
+  row->peak_mb_max = MaxOverRanks(comm, hwm_kb) / 1024.0, row->peak_mb_sum = SumOverRanks(comm, hwm_kb) / 1024.0;
   PetscFunctionReturn(0);
 }
 
@@ -225,108 +223,114 @@ std::string Growth(double p) {
   return buf;
 }
 
-PetscErrorCode Run(MPI_Comm comm) {
-  PetscMPIInt rank, size;
-  char sets_buf[256] = "vogl1983,nemo3d", csv[PETSC_MAX_PATH_LEN] = "bench_build.csv";
-  PetscInt max_cells[8], nmax = 8, cell_list[32] = {5, 10, 20, 40, 50, 64}, ncells = 32, nproducts = 7;
+struct BenchSettings {
+  std::vector<std::string> sets;
+  std::vector<int> max_cells; // one for all sets, or one per set
+  std::vector<int> cells;     // ascending
+  PetscInt products = 7;
   PetscReal touch_mb = 512;
-  PetscBool max_set = PETSC_FALSE, cells_set = PETSC_FALSE, no_guard = PETSC_FALSE;
+  PetscBool no_guard = PETSC_FALSE;
+  std::string csv = "bench_build.csv";
+  int cap(size_t set_index) const {
+    if (max_cells.empty()) return sets[set_index] == "nemo3d" || sets[set_index] == "jancu1998" ? 50 : 64;
+    return max_cells[max_cells.size() == 1 ? 0 : set_index];
+  }
+};
+
+PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
+  char sets_buf[256] = "vogl1983,nemo3d", csv[PETSC_MAX_PATH_LEN] = "bench_build.csv";
+  PetscInt max_cells[8], nmax = 8, cell_list[32] = {5, 10, 20, 40, 50, 64}, ncells = 32;
+  PetscBool max_set = PETSC_FALSE, cells_set = PETSC_FALSE;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, nullptr, "bench_build", "tbpeta");
   PetscCall(PetscOptionsString("-bench_sets", "Comma-separated parameter sets", "bench_build", sets_buf, sets_buf, sizeof sets_buf, nullptr));
-  PetscCall(PetscOptionsIntArray("-bench_max_cells", "Largest cube (cells per axis), one value for all sets or one per set", "bench_build", max_cells, &nmax, &max_set));
-  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis", "bench_build", cell_list, &ncells, &cells_set));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build", nproducts, &nproducts, nullptr));
+  PetscCall(PetscOptionsIntArray("-bench_max_cells", "Largest cube (cells per axis), one value for all sets or one per set (default 64 for sp3s*, 50 for sp3d5s*)", "bench_build", max_cells, &nmax, &max_set));
+  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis (default 5,10,20,40,50,64)", "bench_build", cell_list, &ncells, &cells_set));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build", b->products, &b->products, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", "bench_build", csv, csv, sizeof csv, nullptr));
-  PetscCall(PetscOptionsReal("-bench_touch_mb", "MB per rank (at most H's size) for the first-touch reference after each size; 0: none", "bench_build", touch_mb, &touch_mb, nullptr));
-  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "bench_build", no_guard, &no_guard, nullptr));
+  PetscCall(PetscOptionsReal("-bench_touch_mb", "MB per rank (at most H's size) for the first-touch reference after each size; 0: none", "bench_build", b->touch_mb, &b->touch_mb, nullptr));
+  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "bench_build", b->no_guard, &b->no_guard, nullptr));
   PetscOptionsEnd();
   if (!cells_set) ncells = 6;
-  PetscCheck(nproducts >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5", nproducts);
-  std::vector<std::string> sets;
-  {
-    std::stringstream ss(sets_buf);
-    std::string s;
-    while (std::getline(ss, s, ','))
-      if (!s.empty()) sets.push_back(s);
-  }
-  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)sets.size(), comm, PETSC_ERR_USER_INPUT, "-bench_max_cells: give one value or one per set (%zu)", sets.size());
-  std::vector<int> cells_sorted(cell_list, cell_list + ncells);
-  std::sort(cells_sorted.begin(), cells_sorted.end());
+  PetscCheck(b->products >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5", b->products);
+  for (const std::string &set : SplitList(sets_buf))
+    if (!set.empty()) b->sets.push_back(set);
+  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)b->sets.size(), comm, PETSC_ERR_USER_INPUT, "-bench_max_cells: give one value or one per set (%zu)", b->sets.size());
+  if (max_set) b->max_cells.assign(max_cells, max_cells + nmax);
+  b->cells.assign(cell_list, cell_list + ncells);
+  std::sort(b->cells.begin(), b->cells.end());
+  b->csv = csv;
+  PetscFunctionReturn(0);
+}
 
-  // Options of the command line, kept for every size (PetscOptionsClear would drop e.g. -log_view or -partition).
-  std::string base;
-  {
-    char *all = nullptr;
-    PetscCall(PetscOptionsGetAll(nullptr, &all));
-    base = all ? all : "";
-    PetscCall(PetscFree(all));
+// Whether the next size fits the node, from the previous size's bytes per atom (the node's ranks together). Memory
+// freed a moment ago (here, or by other processes) may take a little while to show as available: look a few times.
+PetscErrorCode FitsInMemory(MPI_Comm comm, const BenchSettings &b, const Row &previous, int cells, bool *fits) {
+  PetscMPIInt size;
+  const long long atoms = 8LL * cells * cells * cells;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  const double per_atom = std::max(previous.peak_mb_sum * 1024.0 * 1024.0 / (double)previous.atoms, (double)previous.nonzeros / previous.atoms * 20.0);
+  const double need_max = MaxOverRanks(comm, per_atom * atoms + size * b.touch_mb * 1048576.0);
+  double avail_min = 0;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    if (attempt) PetscCall(PetscSleep(2));
+    avail_min = std::max(avail_min, -MaxOverRanks(comm, -MemAvailableKb() * 1024.0));
+    if (avail_min <= 0 || need_max <= 0.95 * avail_min) break;
   }
-  const bool peak_reset = ResetPeakResident();
-  PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "",
-                        nproducts, peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));
+  *fits = !(avail_min > 0 && need_max > 0.95 * avail_min);
+  if (!*fits)
+    PetscCall(PetscPrintf(comm, "%5d %9lld  skipped: needs ~%.1f GB (%.0f B/atom at %d cells), %.1f GB available (-bench_no_memory_guard runs it)\n", cells, atoms, need_max / 1e9, per_atom,
+                          previous.cells, avail_min / 1e9));
+  PetscFunctionReturn(0);
+}
 
-  std::vector<Row> all_rows;
-  for (size_t si = 0; si < sets.size(); ++si) {
-    const std::string &set = sets[si];
-    const int cap = max_set ? (int)max_cells[nmax == 1 ? 0 : si] : (set == "nemo3d" || set == "jancu1998" ? 50 : 64);
-    std::vector<Row> rows;
-    // Untimed warm-up on the smallest size: one-time costs of the process (PETSc's first matrix, MPI connections
-    // between ranks) are not the build's.
-    if (!cells_sorted.empty() && cells_sorted[0] <= cap) {
-      Row warm;
-      PetscCall(RunSize(comm, base, set, cells_sorted[0], 5, 0, &warm));
-    }
-    for (int cells : cells_sorted) {
-      if (cells > cap) break;
-      const long long atoms = 8LL * cells * cells * cells;
-      malloc_trim(0); // give the previous size's freed heap back, so the peak below is this size's
-      // Memory guard from the previous size's bytes per atom (the node's ranks together). Memory freed a moment
-      // ago (here, or by other processes) may take a little while to show as available: look a few times.
-      if (!rows.empty() && !no_guard) {
-        const Row &p = rows.back();
-        const double per_atom = std::max(p.peak_mb_sum * 1024.0 * 1024.0 / (double)p.atoms, (double)p.nonzeros / p.atoms * 20.0);
-        const double need = per_atom * atoms + size * touch_mb * 1048576.0;
-        const double need_max = MaxOverRanks(comm, need);
-        double avail_min = 0;
-        for (int attempt = 0; attempt < 5; ++attempt) {
-          if (attempt) PetscCall(PetscSleep(2));
-          avail_min = std::max(avail_min, -MaxOverRanks(comm, -MemAvailableKb() * 1024.0));
-          if (avail_min <= 0 || need_max <= 0.95 * avail_min) break;
-        }
-        if (avail_min > 0 && need_max > 0.95 * avail_min) {
-          PetscCall(PetscPrintf(comm, "%5d %9lld  skipped: needs ~%.1f GB (%.0f B/atom at %d cells), %.1f GB available (-bench_no_memory_guard runs it)\n", cells, atoms, need_max / 1e9,
-                                per_atom, p.cells, avail_min / 1e9));
-          break;
-        }
-      }
-      if (peak_reset) ResetPeakResident();
-      Row r;
-      PetscCall(RunSize(comm, base, set, cells, (int)nproducts, touch_mb, &r));
-      if (rows.empty()) PetscCall(PrintHeader(comm, set, r.basis, size));
-      PetscCall(PrintRow(comm, r));
-      rows.push_back(r);
-      all_rows.push_back(r);
-    }
-    if (rows.empty()) continue;
-    std::vector<double> a, tb, tp, ts, ta, tu, au;
-    double max_ratio = 0;
-    for (const Row &r : rows) {
-      max_ratio = std::max(max_ratio, r.ratio());
-      if (r.atoms < 10000) continue;
-      a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product), ts.push_back(r.t_structure), ta.push_back(r.t_assembly);
-      if (r.build_user > 0) au.push_back((double)r.atoms), tu.push_back(r.build_user);
-    }
-    PetscCall(PetscPrintf(comm, "  %s: max build/product %.2f (largest size %.2f); fit t = c*atoms^p over sizes >= 1e4 atoms:\n", set.c_str(), max_ratio, rows.back().ratio()));
-    PetscCall(PetscPrintf(comm, "    p(build) = %s, p(product) = %s\n    p(structure) = %s, p(assembly) = %s, p(build user CPU, no page faults) = %s\n", Growth(FitExponent(a, tb)).c_str(),
-                          Growth(FitExponent(a, tp)).c_str(), Growth(FitExponent(a, ts)).c_str(), Growth(FitExponent(a, ta)).c_str(), Growth(FitExponent(au, tu)).c_str()));
+// Every size of one set, and its fits.
+PetscErrorCode RunSet(MPI_Comm comm, const BenchSettings &b, size_t si, bool peak_reset, std::vector<Row> *all_rows) {
+  PetscMPIInt size;
+  std::vector<Row> rows;
+  const std::string &set = b.sets[si];
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  // Untimed warm-up on the smallest size: one-time costs of the process (PETSc's first matrix, MPI connections
+  // between ranks) are not the build's.
+  if (!b.cells.empty() && b.cells[0] <= b.cap(si)) {
+    Row warm;
+    PetscCall(RunSize(comm, set, b.cells[0], 5, 0, &warm));
   }
+  for (int cells : b.cells) {
+    bool fits = true;
+    if (cells > b.cap(si)) break;
+    malloc_trim(0); // give the previous size's freed heap back, so the peak below is this size's
+    if (!rows.empty() && !b.no_guard) PetscCall(FitsInMemory(comm, b, rows.back(), cells, &fits));
+    if (!fits) break;
+    if (peak_reset) ResetPeakResident();
+    Row r;
+    PetscCall(RunSize(comm, set, cells, (int)b.products, b.touch_mb, &r));
+    if (rows.empty()) PetscCall(PrintHeader(comm, set, r.basis, size));
+    PetscCall(PrintRow(comm, r));
+    rows.push_back(r), all_rows->push_back(r);
+  }
+  if (rows.empty()) PetscFunctionReturn(0);
+  std::vector<double> a, tb, tp, ts, ta, tu, au;
+  double max_ratio = 0;
+  for (const Row &r : rows) {
+    max_ratio = std::max(max_ratio, r.ratio());
+    if (r.atoms < 10000) continue;
+    a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product), ts.push_back(r.t_structure), ta.push_back(r.t_assembly);
+    if (r.build_user > 0) au.push_back((double)r.atoms), tu.push_back(r.build_user);
+  }
+  PetscCall(PetscPrintf(comm, "  %s: max build/product %.2f (largest size %.2f); fit t = c*atoms^p over sizes >= 1e4 atoms:\n", set.c_str(), max_ratio, rows.back().ratio()));
+  PetscCall(PetscPrintf(comm, "    p(build) = %s, p(product) = %s\n    p(structure) = %s, p(assembly) = %s, p(build user CPU, no page faults) = %s\n", Growth(FitExponent(a, tb)).c_str(),
+                        Growth(FitExponent(a, tp)).c_str(), Growth(FitExponent(a, ts)).c_str(), Growth(FitExponent(a, ta)).c_str(), Growth(FitExponent(au, tu)).c_str()));
+  PetscFunctionReturn(0);
+}
 
-  // Summary over every set and size, and over the large sizes (>= 1e5 atoms) where fixed costs no longer count.
+// The targets over every set and size, and over the large sizes (>= 1e5 atoms) where fixed costs no longer count.
+PetscErrorCode PrintTargets(MPI_Comm comm, const BenchSettings &b, const std::vector<Row> &all_rows) {
   double max_ratio = 0, max_large = 0;
   std::string where, where_large = "none";
+  PetscFunctionBeginUser;
   for (const Row &r : all_rows) {
     const std::string at = r.set + " " + std::to_string(r.cells) + "^3 cells, " + std::to_string(r.atoms) + " atoms";
     if (r.ratio() > max_ratio) max_ratio = r.ratio(), where = at;
@@ -334,7 +338,7 @@ PetscErrorCode Run(MPI_Comm comm) {
   }
   PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; measured max ratio %.2f (%s) -> %s\n", max_ratio, where.c_str(), max_ratio <= 10 ? "met" : "NOT met"));
   PetscCall(PetscPrintf(comm, "        over sizes >= 1e5 atoms: max ratio %.2f (%s) -> %s\n", max_large, where_large.c_str(), max_large <= 10 ? "met" : "NOT met"));
-  for (const auto &set : sets) {
+  for (const auto &set : b.sets) {
     std::vector<double> a, tb, tp;
     for (const Row &r : all_rows)
       if (r.set == set && r.atoms >= 10000) a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product);
@@ -343,30 +347,40 @@ PetscErrorCode Run(MPI_Comm comm) {
     const bool lin = !std::isnan(pb) && !std::isnan(pp) && std::fabs(pb - 1) <= 0.1 && std::fabs(pp - 1) <= 0.1;
     PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): build p = %.3f, product p = %.3f -> %s\n", set.c_str(), pb, pp, lin ? "both linear" : "NOT both linear"));
   }
+  PetscFunctionReturn(0);
+}
 
-  if (rank == 0) {
-    std::ofstream f(csv);
-    if (!f) PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench_build: warning: cannot write %s\n", csv));
-    else {
-      f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,"
-           "peak_mb_sum_ranks,first_touch_s_per_gb\n";
-      f.precision(6);
-      for (const Row &r : all_rows)
-        f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ','
-          << r.t_build << ',' << r.build_user << ',' << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ',' << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ',' << r.peak_mb_max << ','
-          << r.peak_mb_sum << ',' << r.touch_s_per_gb << '\n';
-    }
-  }
-  PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
+  std::ostringstream f;
+  PetscFunctionBeginUser;
+  f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,"
+       "build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,peak_mb_sum_ranks,first_touch_s_per_gb\n";
+  f.precision(6);
+  for (const Row &r : rows)
+    f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ',' << r.t_build
+      << ',' << r.build_user << ',' << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ','
+      << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ',' << r.peak_mb_max << ',' << r.peak_mb_sum << ',' << r.touch_s_per_gb << '\n';
+  PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
+  PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  PetscMPIInt size;
+  BenchSettings b;
+  std::vector<Row> all_rows;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(ReadSettings(comm, &b));
+  const bool peak_reset = ResetPeakResident();
+  PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "", b.products,
+                        peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));
+  for (size_t si = 0; si < b.sets.size(); ++si) PetscCall(RunSet(comm, b, si, peak_reset, &all_rows));
+  PetscCall(PrintTargets(comm, b, all_rows));
+  PetscCall(WriteCsv(comm, b.csv, all_rows));
   PetscFunctionReturn(0);
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
-  PetscErrorCode ierr = PetscInitialize(&argc, &argv, nullptr, help);
-  if (ierr) return 1;
-  ierr = Run(PETSC_COMM_WORLD);
-  PetscCall(PetscFinalize());
-  return ierr ? 1 : 0;
-}
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "bench_build", Run); }

@@ -38,6 +38,8 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 
 #include "application/ApplicationMain.hpp"
 #include "operator/Hamiltonian.hpp"
+#include "operator/OperatorProperties.hpp"
+#include "support/OptionLists.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "model/TightBindingSystem.hpp"
@@ -52,11 +54,11 @@ struct Variant {
 };
 
 const Variant kVariants[] = {
-    {"aij", {HamiltonianKind::stored, MatrixFormat::aij, true}},
-    {"baij", {HamiltonianKind::stored, MatrixFormat::baij, true}},
-    {"stored_blocks", {HamiltonianKind::stored_blocks, MatrixFormat::aij, true}},
-    {"shell", {HamiltonianKind::shell, MatrixFormat::aij, true}},
-    {"shell_nocache", {HamiltonianKind::shell, MatrixFormat::aij, false}},
+    {"aij", {HamiltonianKind::aij, true}},
+    {"baij", {HamiltonianKind::baij, true}},
+    {"stored_blocks", {HamiltonianKind::stored_blocks, true}},
+    {"shell", {HamiltonianKind::shell, true}},
+    {"shell_nocache", {HamiltonianKind::shell, false}},
 };
 
 struct Row {
@@ -101,14 +103,14 @@ PetscErrorCode TriadGBs(MPI_Comm comm, double mb, double *gbs) {
 double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
   const double per_atom = v.opts.kind == HamiltonianKind::shell ? 100.0
                           : v.opts.kind == HamiltonianKind::stored_blocks ? 4.0 * norb * norb * 8 + 100
-                          : v.opts.format == MatrixFormat::baij ? 5.0 * bs * bs * 16
+                          : v.opts.kind == HamiltonianKind::baij ? 5.0 * bs * bs * 16
                                                                 : 5.0 * bs * (bs / 2.0) * 20; // AIJ: about half of each block non-zero, 20 B per entry
   return per_atom * atoms_per_rank / 1048576.0;
 }
 
 PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs, int norb, int spins, double *flops) {
   PetscFunctionBeginUser;
-  if (v.opts.kind == HamiltonianKind::stored) {
+  if (v.opts.kind == HamiltonianKind::aij || v.opts.kind == HamiltonianKind::baij) {
     MatInfo info;
     PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &info));
     *flops = 8.0 * info.nz_used; // complex multiply-add
@@ -125,96 +127,130 @@ PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs,
 
 std::vector<std::string> Split(const char *text) {
   std::vector<std::string> out;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');)
+  for (const std::string &item : SplitList(text))
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+// The benchmark's structures: a periodic bulk GaAs cube of n cells, or an open GaAs cube with an InAs sphere of a
+// quarter of its edge. -partition and -da_processors_x/y/z of the command line apply.
+PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::string &structure, int n, TightBindingSystem *sys) {
+  SystemSpec spec;
+  PetscFunctionBeginUser;
+  spec.model.set = set, spec.model.host = "GaAs";
+  spec.cell.cells = {n, n, n};
+  if (structure == "dot") {
+    spec.cell.periodic = {false, false, false};
+    spec.nano.dot_material = "InAs", spec.nano.shape = DotShape::sphere, spec.nano.radius = 0.25 * n * 0.56532;
+  }
+  PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
+  PetscCall(CreateTightBindingSystem(comm, spec, sys));
+  PetscCall(BuildStructure(comm, sys));
+  PetscFunctionReturn(0);
+}
+
+// One variant's operator built (its memory measured) into *H, or the row marked skipped.
+PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r, Mat *H) {
+  PetscMPIInt size;
+  const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
+  const OperatorProperties *props;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  *H = nullptr;
+  const double est = EstimateMb(v, (double)sys.structure.total / size, bs, norb);
+  if (est > max_mb) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "skipped: about %.0f MB per rank > -bench_max_mb %.0f", est, (double)max_mb);
+    r->skipped = true, r->note = buf;
+    PetscFunctionReturn(0);
+  }
+  r->est_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, v.opts);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &r->est_bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
+  malloc_trim(0);
+  const double rss0 = ProcStatusKb("VmRSS");
+  ResetPeakResident();
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H, false)); // the operator alone, no H 1 check
+  double mb[2] = {(ProcStatusKb("VmRSS") - rss0) / 1024, (ProcStatusKb("VmHWM") - rss0) / 1024};
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCall(OperatorGetProperties(*H, &props));
+  r->rss_mb = mb[0], r->hwm_mb = mb[1], r->op_bytes = props->bytes;
+  PetscCall(ProductFlops(v, *H, sys.structure, bs, norb, spins, &r->flops));
+  PetscFunctionReturn(0);
+}
+
+// The products interleaved: round k times every operator once, so a change of the machine's load hits all; the
+// median per operator (max over the ranks of each product).
+PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<Mat> &ops, PetscInt products, std::vector<double> *median) {
+  Vec x, y;
+  std::vector<std::vector<double>> t(ops.size());
+  PetscFunctionBeginUser;
+  median->clear();
+  if (ops.empty()) PetscFunctionReturn(0);
+  PetscCall(MatCreateVecs(ops[0], &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  for (PetscInt k = -1; k < products; ++k)
+    for (size_t o = 0; o < ops.size(); ++o) {
+      PetscCallMPI(MPI_Barrier(comm));
+      const double t0 = MPI_Wtime();
+      PetscCall(MatMult(ops[o], x, y));
+      double dt = MPI_Wtime() - t0;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+      if (k >= 0) t[o].push_back(dt); // k = -1: warm-up
+    }
+  for (auto &times : t) {
+    std::sort(times.begin(), times.end());
+    median->push_back(times[times.size() / 2]);
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
 }
 
 // Every variant on one structure, on the ranks of comm: built one after the other (their memory measured), then
 // their products interleaved. Rows are appended on every rank of comm.
 PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string &structure, int n, const std::vector<const Variant *> &variants, PetscInt products,
-                       double max_mb, std::vector<Row> *out) {
+                       double max_mb, std::vector<Row> *rows) {
   PetscMPIInt size;
-  std::vector<Row> &rows = *out;
+  TightBindingSystem sys;
+  std::vector<Mat> ops;
+  std::vector<size_t> row_of;
+  std::vector<double> median;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-        const bool dot = structure == "dot";
-        std::string options = "-params " + set + " -material GaAs -cells " + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n);
-        options += dot ? " -periodic 0,0,0 -dot_material InAs -dot_shape sphere -dot_radius " + std::to_string(0.25 * n * 0.56532) : " -periodic 1,1,1";
-        PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
-        TightBindingSystem sys;
-        PetscCall(TightBindingSystemFromOptions(comm, true, &sys));
-        PetscCall(PetscOptionsClearValue(nullptr, "-dot_material"));
-        PetscCall(PetscOptionsClearValue(nullptr, "-dot_shape"));
-        PetscCall(PetscOptionsClearValue(nullptr, "-dot_radius"));
-        const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
-        PetscInt halo = sys.structure.halo();
-        PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPIU_INT, MPI_SUM, comm));
-        std::vector<Mat> ops;
-        std::vector<size_t> row_of;
-        for (const Variant *v : variants) {
-          Row r;
-          r.set = set, r.structure = structure, r.variant = v->name, r.ranks = size, r.cells = n, r.atoms = sys.structure.total;
-          r.rows = (long long)sys.structure.total * bs;
-          r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
-          const double est = EstimateMb(*v, (double)sys.structure.total / size, bs, norb);
-          if (est > max_mb) {
-            r.skipped = true;
-            char buf[128];
-            std::snprintf(buf, sizeof buf, "skipped: about %.0f MB per rank > -bench_max_mb %.0f", est, (double)max_mb);
-            r.note = buf;
-            rows.push_back(r);
-            continue;
-          }
-          r.est_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, v->opts);
-          PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &r.est_bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
-          malloc_trim(0);
-          const double rss0 = ProcStatusKb("VmRSS");
-          ResetPeakResident();
-          Mat H;
-          HamiltonianInfo info;
-          PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, v->opts, &H, &info, false)); // the operator alone, no H 1 check
-          double rss = (ProcStatusKb("VmRSS") - rss0) / 1024, hwm = (ProcStatusKb("VmHWM") - rss0) / 1024;
-          PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rss, 1, MPI_DOUBLE, MPI_MAX, comm));
-          PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hwm, 1, MPI_DOUBLE, MPI_MAX, comm));
-          r.rss_mb = rss, r.hwm_mb = hwm, r.op_bytes = info.bytes;
-          PetscCall(ProductFlops(*v, H, sys.structure, bs, norb, spins, &r.flops));
-          ops.push_back(H);
-          row_of.push_back(rows.size());
-          rows.push_back(r);
-        }
-        // Products interleaved: round k times every variant once, so a change of the machine's load hits all.
-        if (!ops.empty()) {
-          Vec x, y;
-          PetscCall(MatCreateVecs(ops[0], &x, &y));
-          PetscCall(VecSet(x, 1.0));
-          std::vector<std::vector<double>> t(ops.size());
-          for (PetscInt k = -1; k < products; ++k)
-            for (size_t o = 0; o < ops.size(); ++o) {
-              PetscCallMPI(MPI_Barrier(comm));
-              const double t0 = MPI_Wtime();
-              PetscCall(MatMult(ops[o], x, y));
-              double dt = MPI_Wtime() - t0;
-              PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
-              if (k >= 0) t[o].push_back(dt); // k = -1: warm-up
-            }
-          for (size_t o = 0; o < ops.size(); ++o) {
-            std::sort(t[o].begin(), t[o].end());
-            rows[row_of[o]].seconds = t[o][t[o].size() / 2];
-            PetscCall(MatDestroy(&ops[o]));
-          }
-          PetscCall(VecDestroy(&x));
-          PetscCall(VecDestroy(&y));
-        }
+  PetscCall(BuildSystem(comm, set, structure, n, &sys));
+  const int bs = sys.model.blockSize();
+  PetscInt halo = sys.structure.halo();
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPIU_INT, MPI_SUM, comm));
+  for (const Variant *v : variants) {
+    Row r;
+    Mat H;
+    r.set = set, r.structure = structure, r.variant = v->name, r.ranks = size, r.cells = n, r.atoms = sys.structure.total;
+    r.rows = (long long)sys.structure.total * bs;
+    r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
+    PetscCall(BuildVariant(comm, sys, *v, max_mb, &r, &H));
+    if (H) ops.push_back(H), row_of.push_back(rows->size());
+    rows->push_back(r);
+  }
+  PetscCall(TimeProducts(comm, ops, products, &median));
+  for (size_t o = 0; o < ops.size(); ++o) {
+    (*rows)[row_of[o]].seconds = median[o];
+    PetscCall(MatDestroy(&ops[o]));
+  }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Run(MPI_Comm comm, int *) {
-  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
-  char csv[PETSC_MAX_PATH_LEN] = "";
+struct BenchSettings {
+  std::vector<int> cells;
+  std::vector<std::string> sets, structures;
+  std::vector<const Variant *> variants;
   PetscInt products = 7;
   PetscReal max_mb = -1;
+  std::string csv;
+};
+
+PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
+  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
+  char csv[PETSC_MAX_PATH_LEN] = "";
   PetscBool has_csv = PETSC_FALSE;
   PetscMPIInt size;
   PetscFunctionBeginUser;
@@ -224,62 +260,69 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text, sizeof sets_text, nullptr));
   PetscCall(PetscOptionsString("-bench_structures", "bulk, dot", "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
   PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators", variants_text, variants_text, sizeof variants_text, nullptr));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", products, &products, nullptr));
-  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB)", "bench_operators", max_mb, &max_mb, nullptr));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", b->products, &b->products, nullptr));
+  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)", "bench_operators", b->max_mb, &b->max_mb, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
-  PetscCheck(products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", products);
-  if (max_mb < 0) max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
-  std::vector<int> cells;
+  PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", b->products);
+  if (b->max_mb < 0) b->max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
   for (const std::string &c : Split(cells_text)) {
     const int n = std::atoi(c.c_str());
     PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells", c.c_str());
-    cells.push_back(n);
+    b->cells.push_back(n);
   }
-  std::vector<const Variant *> variants;
   for (const std::string &name : Split(variants_text)) {
     const Variant *v = std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
     PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT, "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
-    variants.push_back(v);
+    b->variants.push_back(v);
   }
-  for (const std::string &st : Split(structures_text))
-    PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
+  b->sets = Split(sets_text), b->structures = Split(structures_text);
+  for (const std::string &st : b->structures) PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
+  b->csv = has_csv ? csv : "";
+  PetscFunctionReturn(0);
+}
 
-  // The triad and every product on 1 rank (rank 0 alone, the others waiting) and on all ranks, in this one run.
+// The triad and every product on 1 rank (rank 0 alone, the others waiting) and on all ranks, in this one run.
+PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, double> *triad, std::vector<Row> *rows) {
   MPI_Comm one;
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_split(comm, rank == 0 ? 0 : MPI_UNDEFINED, 0, &one));
+  PetscMPIInt rank, size;
   std::vector<int> counts{1};
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_split(comm, rank == 0 ? 0 : MPI_UNDEFINED, 0, &one));
   if (size > 1) counts.push_back(size);
-  std::map<int, double> triad;
   for (int ranks : counts) {
     double gbs = 0;
     if (ranks == size) PetscCall(TriadGBs(comm, 256, &gbs));
     else if (rank == 0) PetscCall(TriadGBs(one, 256, &gbs));
     PetscCallMPI(MPI_Bcast(&gbs, 1, MPI_DOUBLE, 0, comm));
-    triad[ranks] = gbs;
+    (*triad)[ranks] = gbs;
   }
-  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x 256 MB per rank): %.2f GB/s on 1 rank", triad[1]));
-  if (size > 1) PetscCall(PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", triad[size], size, triad[size] / triad[1]));
+  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x 256 MB per rank): %.2f GB/s on 1 rank", (*triad)[1]));
+  if (size > 1) PetscCall(PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", (*triad)[size], size, (*triad)[size] / (*triad)[1]));
   PetscCall(PetscPrintf(comm, "\n"));
-
-  std::vector<Row> rows;
-  for (const std::string &set : Split(sets_text))
-    for (const std::string &structure : Split(structures_text))
-      for (int n : cells)
+  for (const std::string &set : b.sets)
+    for (const std::string &structure : b.structures)
+      for (int n : b.cells)
         for (int ranks : counts) {
-          if (ranks == size) PetscCall(Measure(comm, set, structure, n, variants, products, max_mb, &rows));
-          else if (rank == 0) PetscCall(Measure(one, set, structure, n, variants, products, max_mb, &rows));
+          if (ranks == size) PetscCall(Measure(comm, set, structure, n, b.variants, b.products, b.max_mb, rows));
+          else if (rank == 0) PetscCall(Measure(one, set, structure, n, b.variants, b.products, b.max_mb, rows));
           PetscCallMPI(MPI_Barrier(comm));
         }
   if (one != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&one));
+  PetscFunctionReturn(0);
+}
 
-  const auto find = [&](const Row &like, const char *variant, int ranks) -> const Row * {
-    for (const Row &q : rows)
-      if (q.variant == variant && !q.skipped && q.set == like.set && q.structure == like.structure && q.cells == like.cells && q.ranks == ranks) return &q;
-    return nullptr;
-  };
+// The row of `variant` measured beside `like` (same set, structure, size) on `ranks` ranks.
+const Row *Find(const std::vector<Row> &rows, const Row &like, const char *variant, int ranks) {
+  for (const Row &q : rows)
+    if (q.variant == variant && !q.skipped && q.set == like.set && q.structure == like.structure && q.cells == like.cells && q.ranks == ranks) return &q;
+  return nullptr;
+}
+
+PetscErrorCode PrintTable(MPI_Comm comm, const std::vector<Row> &rows) {
+  PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "\n%-9s %-5s %5s %9s %10s %-14s %9s %9s %8s %8s %10s %10s %8s %8s %8s  %s\n", "set", "struct", "ranks", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s",
                         "GB/s", "est B/atom", "op B/atom", "RSS MB", "HWM MB", "vs aij", "note"));
   for (const Row &r : rows) {
@@ -288,7 +331,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
                             "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
       continue;
     }
-    const Row *aij = find(r, "aij", r.ranks);
+    const Row *aij = Find(rows, r, "aij", r.ranks);
     char vs[32] = "-";
     if (aij) std::snprintf(vs, sizeof vs, "%.2fx", aij->seconds / r.seconds);
     PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %10.0f %8.1f %8.1f %8s  %s\n", r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms,
@@ -296,12 +339,18 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
                           r.note.c_str()));
   }
   PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H and ranks; GB/s counts the operator's storage + x + y + halo)\n"));
+  PetscFunctionReturn(0);
+}
 
-  // The targets, each from rows measured side by side.
+// The targets, each from rows measured side by side.
+PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const std::map<int, double> &triad) {
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscPrintf(comm, "\ntargets (sp3d5s*+SO dot unless said):\n"));
   for (const Row &r : rows) {
     if (r.skipped || r.set != "nemo3d" || r.structure != "dot" || r.variant != "aij") continue;
-    const Row *blocks = find(r, "stored_blocks", r.ranks), *shell = find(r, "shell", r.ranks), *nocache = find(r, "shell_nocache", r.ranks);
+    const Row *blocks = Find(rows, r, "stored_blocks", r.ranks), *shell = Find(rows, r, "shell", r.ranks), *nocache = Find(rows, r, "shell_nocache", r.ranks);
     PetscCall(PetscPrintf(comm, "  %lld atoms, %d rank%s:\n", r.atoms, r.ranks, r.ranks > 1 ? "s" : ""));
     if (blocks)
       PetscCall(PetscPrintf(comm, "    stored_blocks >= 2.5x faster than PETSc AIJ: %.2fx -> %s\n", r.seconds / blocks->seconds, r.seconds / blocks->seconds >= 2.5 ? "met" : "NOT met"));
@@ -314,24 +363,38 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     if (!r.skipped && r.variant == "shell" && r.structure == "dot" && r.set == "nemo3d" && r.atoms >= 1000000)
       PetscCall(PetscPrintf(comm, "  shell operator <= 1 kB per atom at >= 10^6 atoms: %.0f B per atom (%lld atoms, %d rank%s) -> %s\n", r.op_bytes / (double)r.atoms, r.atoms, r.ranks,
                             r.ranks > 1 ? "s" : "", r.op_bytes <= 1024.0 * (double)r.atoms ? "met" : "NOT met"));
-  if (size > 1)
-    for (const Row &r : rows) {
-      if (r.skipped || r.ranks != size) continue;
-      const Row *single = find(r, r.variant.c_str(), 1);
-      if (!single) continue;
-      const double speedup = single->seconds / r.seconds, bound = 0.9 * triad[size] / triad[1];
-      PetscCall(PetscPrintf(comm, "  %d-rank speed-up >= 0.9 x triad ratio (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size, bound, r.set.c_str(), r.structure.c_str(), r.atoms,
-                            r.variant.c_str(), speedup, speedup >= bound ? "met" : "NOT met"));
-    }
-  if (has_csv) {
-    std::ostringstream f;
-    f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
-    for (const Row &r : rows)
-      f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
-        << r.gflops() << ',' << r.gbs() << ',' << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad[r.ranks] << ",\"" << r.note << "\"\n";
-    PetscCall(WriteTextFile(comm, csv, f.str(), "-bench_csv"));
-    PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
+  for (const Row &r : rows) {
+    const Row *single = size > 1 && !r.skipped && r.ranks == size ? Find(rows, r, r.variant.c_str(), 1) : nullptr;
+    if (!single) continue;
+    const double speedup = single->seconds / r.seconds, bound = 0.9 * triad.at(size) / triad.at(1);
+    PetscCall(PetscPrintf(comm, "  %d-rank speed-up >= 0.9 x triad ratio (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size, bound, r.set.c_str(), r.structure.c_str(), r.atoms,
+                          r.variant.c_str(), speedup, speedup >= bound ? "met" : "NOT met"));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows, const std::map<int, double> &triad) {
+  std::ostringstream f;
+  PetscFunctionBeginUser;
+  f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
+  for (const Row &r : rows)
+    f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
+      << r.gflops() << ',' << r.gbs() << ',' << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad.at(r.ranks) << ",\"" << r.note << "\"\n";
+  PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
+  PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  BenchSettings b;
+  std::map<int, double> triad;
+  std::vector<Row> rows;
+  PetscFunctionBeginUser;
+  PetscCall(ReadSettings(comm, &b));
+  PetscCall(MeasureAll(comm, b, &triad, &rows));
+  PetscCall(PrintTable(comm, rows));
+  PetscCall(PrintTargets(comm, rows, triad));
+  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, rows, triad));
   PetscFunctionReturn(0);
 }
 

@@ -31,34 +31,28 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include <vector>
 
 #include "application/ApplicationMain.hpp"
-#include "study/SolverComparison.hpp"
-#include "operator/Hamiltonian.hpp"
-#include "support/TextFile.hpp"
+#include "bulk/CellSpectrum.hpp"
 #include "model/TightBindingSystem.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "operator/OperatorProperties.hpp"
+#include "study/ComparisonReport.hpp"
+#include "study/SolverComparison.hpp"
+#include "support/CsvTable.hpp"
+#include "support/OptionLists.hpp"
+#include "support/TextFile.hpp"
 
 using namespace tbpeta;
 
 namespace {
 
-// The benchmark's system and cap unless given; the dot as a whole (-dot_shape none: a nanocrystal without dot).
-PetscErrorCode SetDefaults() {
-  const std::pair<const char *, const char *> defaults[] = {{"-params", "nemo3d"}, {"-material", "GaAs"}, {"-cells", "24,24,24"}, {"-periodic", "0,0,0"},
-                                                            {"-compare_max_products", "50000"}};
-  PetscBool set, material, shape;
-  PetscFunctionBeginUser;
-  for (const auto &[name, value] : defaults) {
-    PetscCall(PetscOptionsHasName(nullptr, nullptr, name, &set));
-    if (!set) PetscCall(PetscOptionsSetValue(nullptr, name, value));
-  }
-  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-dot_material", &material));
-  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-dot_shape", &shape));
-  if (!material && !shape) {
-    PetscCall(PetscOptionsSetValue(nullptr, "-dot_material", "InAs"));
-    PetscCall(PetscOptionsSetValue(nullptr, "-dot_shape", "sphere"));
-    PetscCall(PetscOptionsHasName(nullptr, nullptr, "-dot_radius", &set));
-    if (!set) PetscCall(PetscOptionsSetValue(nullptr, "-dot_radius", "3"));
-  }
-  PetscFunctionReturn(0);
+// The benchmark's system and cap unless given: the 110,592-atom dot (an InAs sphere of radius 3 nm in a passivated
+// GaAs box of 24^3 cells; -dot_shape none for a nanocrystal), 50,000 products per run.
+SystemSpec BenchmarkSystem() {
+  SystemSpec s;
+  s.model.set = "nemo3d", s.model.host = "GaAs";
+  s.cell.cells = {24, 24, 24}, s.cell.periodic = {false, false, false};
+  s.nano.dot_material = "InAs", s.nano.shape = DotShape::sphere, s.nano.radius = 3;
+  return s;
 }
 
 // Median wall time of a few products y = Hx (max over ranks), for scale.
@@ -86,14 +80,14 @@ PetscErrorCode ProductSeconds(Mat H, double *seconds) {
   PetscFunctionReturn(0);
 }
 
-const ComparisonRow *Row(const std::vector<ComparisonRow> &rows, CompareRun run) {
+const ComparisonRow *Row(const std::vector<ComparisonRow> &rows, const char *run) {
   for (const ComparisonRow &r : rows)
-    if (r.run == CompareRunName(run)) return &r;
+    if (r.run == run) return &r;
   return nullptr;
 }
 
 // One line "measured X (lecture: Y)" for the ratio of `run` to the Lanczos.
-PetscErrorCode PrintClaim(MPI_Comm comm, const std::vector<ComparisonRow> &rows, CompareRun run, const char *lecture) {
+PetscErrorCode PrintClaim(MPI_Comm comm, const std::vector<ComparisonRow> &rows, const char *run, const char *lecture) {
   const ComparisonRow *r = Row(rows, run);
   PetscFunctionBeginUser;
   if (!r) PetscFunctionReturn(0);
@@ -114,14 +108,14 @@ PetscErrorCode PrintClaim(MPI_Comm comm, const std::vector<ComparisonRow> &rows,
 PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<ComparisonRow> &rows) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "\nmeasured ratios next to the lecture's claims:\n"));
-  PetscCall(PrintClaim(comm, rows, CompareRun::folded_arpack, "\"about 10x\" (ARPACK on the folded operator against the NEMO 3-D Lanczos)"));
-  PetscCall(PrintClaim(comm, rows, CompareRun::folded_ks, "\"slower\" (folded spectrum)"));
-  PetscCall(PrintClaim(comm, rows, CompareRun::folded_lanczos, "\"slower\" (folded spectrum)"));
-  PetscCall(PrintClaim(comm, rows, CompareRun::ks_harmonic, "-"));
-  PetscCall(PrintClaim(comm, rows, CompareRun::sinvert, "-"));
+  PetscCall(PrintClaim(comm, rows, "folded_arpack", "\"about 10x\" (ARPACK on the folded operator against the NEMO 3-D Lanczos)"));
+  PetscCall(PrintClaim(comm, rows, "folded_ks", "\"slower\" (folded spectrum)"));
+  PetscCall(PrintClaim(comm, rows, "folded_lanczos", "\"slower\" (folded spectrum)"));
+  PetscCall(PrintClaim(comm, rows, "ks_harmonic", "-"));
+  PetscCall(PrintClaim(comm, rows, "sinvert", "-"));
 
   PetscCall(PetscPrintf(comm, "targets:\n"));
-  const ComparisonRow *lz = Row(rows, CompareRun::lanczos), *ks = Row(rows, CompareRun::ks_harmonic);
+  const ComparisonRow *lz = Row(rows, "lanczos"), *ks = Row(rows, "ks_harmonic");
   if (!lz || !lz->converged) {
     PetscCall(PetscPrintf(comm, "  no converged Lanczos run: the targets cannot be judged%s%s\n", lz ? " (" : "", lz ? (lz->note + ")").c_str() : ""));
     PetscFunctionReturn(0);
@@ -139,7 +133,7 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   if (ks)
     PetscCall(PetscPrintf(comm, "  the Lanczos makes no more products than Krylov-Schur with harmonic extraction: %" PetscInt_FMT " against %s%" PetscInt_FMT " -> %s\n", lz->products,
                           ks->converged ? "" : ">= ", ks->products, lz->products <= ks->products ? "met" : "NOT met"));
-  const ComparisonRow *si = Row(rows, CompareRun::sinvert);
+  const ComparisonRow *si = Row(rows, "sinvert");
   if (si)
     PetscCall(PetscPrintf(comm, "  MUMPS shift-and-invert (lecture: 350 s and 2.8 GB at 1,728 atoms): %s\n",
                           si->skipped ? si->note.c_str() : (std::to_string((int)std::lround(si->seconds)) + " s, " + std::to_string((int)std::lround(si->peak_rss_mb)) + " MB peak per rank").c_str()));
@@ -148,7 +142,6 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
 
 constexpr const char *kCsvHeader = "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,products,iterations,vectors_held,seconds,peak_rss_mb,"
                                    "solver_mb,center_ev,note,skipped,run_note,values_ev,residuals";
-constexpr int kCsvFields = 20;
 
 std::string Quoted(std::string text) {
   std::replace(text.begin(), text.end(), '"', '\'');
@@ -178,18 +171,6 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::strin
   PetscFunctionReturn(0);
 }
 
-// The fields of one CSV line ("..." may hold commas).
-std::vector<std::string> CsvFields(const std::string &line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
-
 // strtod, unlike operator>>, reads "nan" (a row without deviation or residual).
 bool ParseNumber(const std::string &text, double *x) {
   char *end = nullptr;
@@ -210,11 +191,27 @@ bool ParseNumbers(const std::string &text, std::vector<double> *v) {
   }
 }
 
+// One row of the CSV, its fields found by column name; false when a number does not parse.
+bool ParseRow(const CsvTable &t, size_t i, ComparisonRow *r) {
+  auto field = [&](const char *name) -> const std::string & { return t.at(i, t.column(name)); };
+  double x[14];
+  const char *numbers[] = {"states", "requested", "converged", "reference", "max_deviation_ev", "max_residual", "products", "iterations", "vectors_held", "seconds", "peak_rss_mb", "solver_mb", "center_ev", "skipped"};
+  for (int k = 0; k < 14; ++k)
+    if (!ParseNumber(field(numbers[k]), &x[k])) return false;
+  if (!ParseNumbers(field("values_ev"), &r->values) || !ParseNumbers(field("residuals"), &r->residuals)) return false;
+  r->run = field("run"), r->solver = field("solver"), r->note = field("note"), r->run_note = field("run_note");
+  r->states = (PetscInt)x[0], r->requested = (PetscInt)x[1], r->converged = x[2] != 0, r->reference = x[3] != 0, r->max_deviation = x[4], r->max_residual = x[5];
+  r->products = (PetscInt)x[6], r->iterations = (PetscInt)x[7], r->vectors_held = (PetscInt)x[8], r->seconds = x[9], r->peak_rss_mb = x[10], r->solver_mb = x[11], r->center = x[12];
+  r->skipped = x[13] != 0;
+  return true;
+}
+
 // Rows written by -bench_csv, refused (one line) unless measured on `signature`. The text is read on rank 0 and
-// broadcast, so every rank parses the same and fails the same.
+// broadcast, so every rank parses the same and fails the same; the columns are found by name.
 PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string &signature, std::vector<ComparisonRow> *rows) {
   PetscMPIInt rank;
-  std::string text;
+  std::string text, error;
+  CsvTable t;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   long size = -1;
@@ -230,107 +227,123 @@ PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string
   PetscCheck(size >= 0, comm, PETSC_ERR_FILE_OPEN, "-bench_rows: cannot read %s", path.c_str());
   text.resize((size_t)size);
   PetscCallMPI(MPI_Bcast(text.data(), (int)size, MPI_CHAR, 0, comm));
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  PetscCheck(line.rfind("# ", 0) == 0, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s is not a CSV written by bench_solvers -bench_csv", path.c_str());
-  PetscCheck(line.substr(2) == signature, comm, PETSC_ERR_USER_INPUT, "-bench_rows: %s was measured on \"%s\", this run is \"%s\"", path.c_str(), line.substr(2).c_str(), signature.c_str());
-  std::getline(in, line);
-  PetscCheck(line == kCsvHeader, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s has another header than bench_solvers -bench_csv writes", path.c_str());
-  for (int n = 3; std::getline(in, line); ++n) {
-    if (line.empty()) continue;
-    const std::vector<std::string> f = CsvFields(line);
+  PetscCheck(CsvTable::Parse(text, &t, &error) && t.comments().size() == 1, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s is not a CSV written by bench_solvers -bench_csv", path.c_str());
+  PetscCheck(t.comments()[0] == signature, comm, PETSC_ERR_USER_INPUT, "-bench_rows: %s was measured on \"%s\", this run is \"%s\"", path.c_str(), t.comments()[0].c_str(), signature.c_str());
+  for (const std::string &name : SplitList(kCsvHeader))
+    PetscCheck(t.column(name) >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s has no column %s (bench_solvers -bench_csv writes it)", path.c_str(), name.c_str());
+  for (size_t i = 0; i < t.rows(); ++i) {
     ComparisonRow r;
-    double x[13];
-    bool ok = f.size() == (size_t)kCsvFields;
-    for (int k = 0; ok && k < 13; ++k) ok = ParseNumber(f[2 + k], &x[k]);
-    ok = ok && ParseNumbers(f[18], &r.values) && ParseNumbers(f[19], &r.residuals);
-    PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s line %d is not a row of bench_solvers -bench_csv", path.c_str(), n);
-    r.run = f[0], r.solver = f[1];
-    r.states = (PetscInt)x[0], r.requested = (PetscInt)x[1], r.converged = x[2] != 0, r.reference = x[3] != 0, r.max_deviation = x[4], r.max_residual = x[5];
-    r.products = (PetscInt)x[6], r.iterations = (PetscInt)x[7], r.vectors_held = (PetscInt)x[8], r.seconds = x[9], r.peak_rss_mb = x[10], r.solver_mb = x[11], r.center = x[12];
-    r.note = f[15];
-    double skipped;
-    PetscCheck(ParseNumber(f[16], &skipped), comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s line %d is not a row of bench_solvers -bench_csv", path.c_str(), n);
-    r.skipped = skipped != 0, r.run_note = f[17];
+    PetscCheck(ParseRow(t, i, &r), comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s row %zu is not a row of bench_solvers -bench_csv", path.c_str(), i + 1);
     rows->push_back(std::move(r));
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode Run(MPI_Comm comm, int *) {
+struct BenchSettings {
   TightBindingSystem sys;
-  Mat H;
-  HamiltonianInfo info;
-  double vbm, cbm, product;
+  HamiltonianOptions hopts;
   CompareOptions opts;
+  std::string csv;
+  std::vector<std::string> earlier_files;
+  double vbm = 0, cbm = 0;
+};
+
+PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   char csv[PETSC_MAX_PATH_LEN] = "";
-  char *earlier_files[16];
-  PetscInt nearlier = 16;
-  PetscBool has_csv = PETSC_FALSE, has_earlier = PETSC_FALSE, runs_given = PETSC_FALSE;
-  PetscMPIInt size;
-  PetscReal frobenius;
+  char *files[16];
+  PetscInt nfiles = 16;
+  PetscBool has_csv = PETSC_FALSE, has_earlier = PETSC_FALSE;
+  SystemSpec spec;
+  CompareOptions defaults;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(SetDefaults());
   PetscOptionsBegin(comm, nullptr, "bench_solvers", "tbpeta");
   PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV (every row, with its states), for -bench_rows", "bench_solvers", csv, csv, sizeof csv, &has_csv));
-  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "bench_solvers", earlier_files, &nearlier, &has_earlier));
+  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "bench_solvers", files, &nfiles, &has_earlier));
   PetscOptionsEnd();
-  if (!has_earlier) nearlier = 0;
-  PetscCheck(!has_earlier || nearlier > 0, comm, PETSC_ERR_USER_INPUT, "-bench_rows needs one or more CSV files written by -bench_csv");
-  PetscCall(PetscOptionsHasName(nullptr, nullptr, "-compare_runs", &runs_given));
-  PetscCall(TightBindingSystemFromOptions(comm, true, &sys));
-  for (int a = 0; a < 3; ++a) PetscCheck(!sys.cell.periodic[a] || sys.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT, "-k: bench_solvers runs at k = 0 (Kramers pairs)");
-  PetscCall(BulkBandEdges(sys.model, 0, &vbm, &cbm));
-  PetscCall(CompareOptionsFromOptions(comm, 0.5 * (vbm + cbm), &opts));
-  HamiltonianOptions hopts;
-  PetscCall(HamiltonianOptionsFromOptions(comm, &hopts));
-  const double t0 = MPI_Wtime();
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.cell.k, hopts, &H, &info));
-  const double t_build = MPI_Wtime() - t0;
-  PetscCall(ProductSeconds(H, &product));
-  PetscCall(MatNorm(H, NORM_FROBENIUS, &frobenius));
-  char description[512], question[256], op[160];
-  std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(hopts).c_str(), info.bytes / 1048576.0);
-  std::snprintf(description, sizeof description, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s",
-                sys.structure.total, sys.nano_spec.dot_material.empty() ? "no" : sys.nano_spec.dot_material.c_str(), sys.cell.cells[0], sys.cell.cells[1], sys.cell.cells[2],
-                sys.model.materials[0].material.c_str(), sys.cell.periodic[0], sys.cell.periodic[1], sys.cell.periodic[2], sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit",
-                info.rows, op, size, size > 1 ? "s" : "");
-  // What rows of another job must share with this one: the operator (its Frobenius norm tells the dots apart), the
-  // question and the rank count (times on other ranks are another experiment).
-  std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, opts.nev_valence,
-                opts.nev_conduction, opts.gap_center);
-  const std::string signature = std::string(description) + question;
-  PetscCall(PetscPrintf(comm, "bench_solvers: %s\n", description));
-  PetscCall(PetscPrintf(comm, "  H built in %.2f s; one product y = Hx %.2f ms (median of 5); host midgap %.4f eV\n", t_build, 1e3 * product, 0.5 * (vbm + cbm)));
-
-  std::vector<ComparisonRow> earlier;
-  for (PetscInt i = 0; i < nearlier; ++i) {
-    const size_t before = earlier.size();
-    PetscCall(ReadCsv(comm, earlier_files[i], signature, &earlier));
-    PetscCall(PetscPrintf(comm, "  %zu rows from %s\n", earlier.size() - before, earlier_files[i]));
+  if (!has_earlier) nfiles = 0;
+  PetscCheck(!has_earlier || nfiles > 0, comm, PETSC_ERR_USER_INPUT, "-bench_rows needs one or more CSV files written by -bench_csv");
+  for (PetscInt i = 0; i < nfiles; ++i) {
+    b->earlier_files.push_back(files[i]);
+    PetscCall(PetscFree(files[i]));
   }
-  for (PetscInt i = 0; i < nearlier; ++i) PetscCall(PetscFree(earlier_files[i]));
-  // Each run once: without -compare_runs, the runs not measured yet; with it, a run measured before is refused.
-  std::vector<CompareRun> runs;
-  for (CompareRun run : opts.runs) {
-    const bool measured = std::any_of(earlier.begin(), earlier.end(), [&](const ComparisonRow &r) { return r.run == CompareRunName(run); });
-    PetscCheck(!measured || !runs_given, comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s was measured already (-bench_rows); leave it out", CompareRunName(run));
+  b->csv = has_csv ? csv : "";
+  PetscCall(SystemSpecFromOptions(comm, BenchmarkSystem(), &spec));
+  for (int a = 0; a < 3; ++a) PetscCheck(!spec.cell.periodic[a] || spec.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT, "-k: bench_solvers runs at k = 0 (Kramers pairs)");
+  PetscCall(CreateTightBindingSystem(comm, spec, &b->sys));
+  PetscCall(BuildStructure(comm, &b->sys));
+  PetscCall(BulkBandEdges(b->sys.model, 0, &b->vbm, &b->cbm));
+  defaults.gap_center = 0.5 * (b->vbm + b->cbm), defaults.max_products = 50000;
+  PetscCall(CompareOptionsFromOptions(comm, defaults, &b->opts));
+  PetscCall(HamiltonianOptionsFromOptions(comm, &b->hopts));
+  PetscFunctionReturn(0);
+}
+
+// What rows of another job must share with this one: the operator (its Frobenius norm tells the dots apart), the
+// question and the rank count (times on other ranks are another experiment). *description: the first part.
+PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::string *description, std::string *signature) {
+  PetscMPIInt size;
+  PetscReal frobenius;
+  const OperatorProperties *props;
+  char text[512], question[256], op[160];
+  const TightBindingSystem &sys = b.sys;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MatNorm(H, NORM_FROBENIUS, &frobenius));
+  PetscCall(OperatorGetProperties(H, &props));
+  std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(b.hopts).c_str(), props->bytes / 1048576.0);
+  const auto &c = sys.spec.cell;
+  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total,
+                sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0], c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0],
+                c.periodic[1], c.periodic[2], sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows, op, size, size > 1 ? "s" : "");
+  std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, b.opts.nev_valence,
+                b.opts.nev_conduction, b.opts.gap_center);
+  *description = text, *signature = std::string(text) + question;
+  PetscFunctionReturn(0);
+}
+
+// The rows of earlier jobs, and the runs still to measure: without -compare_runs the runs not measured yet; with it,
+// a run measured before is refused.
+PetscErrorCode EarlierRows(MPI_Comm comm, BenchSettings *b, const std::string &signature, std::vector<ComparisonRow> *earlier) {
+  std::vector<ComparisonRun> runs;
+  PetscFunctionBeginUser;
+  for (const std::string &file : b->earlier_files) {
+    const size_t before = earlier->size();
+    PetscCall(ReadCsv(comm, file, signature, earlier));
+    PetscCall(PetscPrintf(comm, "  %zu rows from %s\n", earlier->size() - before, file.c_str()));
+  }
+  for (const ComparisonRun &run : b->opts.runs) {
+    const bool measured = std::any_of(earlier->begin(), earlier->end(), [&](const ComparisonRow &r) { return r.run == run.name; });
+    PetscCheck(!measured || !b->opts.runs_given, comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s was measured already (-bench_rows); leave it out", run.name.c_str());
     if (!measured) runs.push_back(run);
   }
-  for (size_t i = 0; i < earlier.size(); ++i)
+  for (size_t i = 0; i < earlier->size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      PetscCheck(earlier[i].run != earlier[j].run, comm, PETSC_ERR_USER_INPUT, "-bench_rows: the run %s is in the files twice", earlier[i].run.c_str());
-  opts.runs = runs;
+      PetscCheck((*earlier)[i].run != (*earlier)[j].run, comm, PETSC_ERR_USER_INPUT, "-bench_rows: the run %s is in the files twice", (*earlier)[i].run.c_str());
+  b->opts.runs = runs;
+  PetscFunctionReturn(0);
+}
 
-  std::vector<ComparisonRow> rows;
-  const std::vector<PetscInt> canonical = sys.structure.canonicalRows(info.block_size);
-  PetscCall(CompareSolvers(H, canonical, sys.model.spin_orbit ? info.block_size : 0, opts, &rows, earlier));
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  BenchSettings b;
+  Mat H;
+  double product;
+  std::string description, signature;
+  std::vector<ComparisonRow> earlier, rows;
+  PetscFunctionBeginUser;
+  PetscCall(ReadSettings(comm, &b));
+  const double t0 = MPI_Wtime();
+  PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, &H));
+  const double t_build = MPI_Wtime() - t0;
+  PetscCall(ProductSeconds(H, &product));
+  PetscCall(Signature(comm, b, H, &description, &signature));
+  PetscCall(PetscPrintf(comm, "bench_solvers: %s\n", description.c_str()));
+  PetscCall(PetscPrintf(comm, "  H built in %.2f s; one product y = Hx %.2f ms (median of 5); host midgap %.4f eV\n", t_build, 1e3 * product, 0.5 * (b.vbm + b.cbm)));
+  PetscCall(EarlierRows(comm, &b, signature, &earlier));
+  PetscCall(CompareSolvers(H, b.opts, &rows, earlier));
   PetscCall(PetscPrintf(comm, "\n"));
-  PetscCall(PrintComparison(comm, rows, opts.level_tol));
+  PetscCall(PrintComparison(comm, rows, b.opts.level_tol));
   PetscCall(PrintLectureAndTargets(comm, rows));
-  if (has_csv) PetscCall(WriteCsv(comm, csv, signature, rows));
+  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, signature, rows));
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }

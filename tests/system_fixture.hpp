@@ -2,12 +2,15 @@
 // Building a whole system from an options string, as the application does, for tests.
 #include <petscsys.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
-#include "solvers/SlepcSolver.hpp"
-#include "operator/StoredHamiltonian.hpp"
 #include "model/TightBindingSystem.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "solvers/DenseSpectrum.hpp"
+#include "solvers/EigenSolve.hpp"
 
 namespace tbpeta::test {
 
@@ -33,15 +36,79 @@ inline PetscErrorCode BuildFromOptions(MPI_Comm comm, const std::string &options
 }
 
 // Every eigenvalue of the system's H (small systems only).
-inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values, MatrixFormat format = MatrixFormat::aij) {
+inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values, HamiltonianKind kind = HamiltonianKind::aij) {
   TightBindingSystem sys;
   Mat H;
+  HamiltonianOptions opts;
   PetscFunctionBeginUser;
   PetscCall(BuildFromOptions(comm, options, &sys));
-  PetscCall(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, format, &H, nullptr));
+  opts.kind = kind;
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, opts, &H));
   PetscCall(AllEigenvalues(H, values));
   PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
+}
+
+// H of `kind` (with its properties, products counted; check_finite as CreateHamiltonian).
+inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, HamiltonianKind kind, Mat *H, bool block_cache = true, bool check_finite = true) {
+  HamiltonianOptions opts;
+  PetscFunctionBeginUser;
+  opts.kind = kind, opts.block_cache = block_cache;
+  PetscCall(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, H, check_finite));
+  PetscFunctionReturn(0);
+}
+
+// An eigen-solve as the application makes it: the options of `options` (replacing the database), tbpeta's defaults
+// with `target`, the states read back. The EPS is given to `keep` (for its vectors; the caller destroys it), or
+// destroyed.
+inline PetscErrorCode SolveWith(Mat H, double target, const std::string &options, EigenStates *states, SolveMeter *meter = nullptr, EPS *keep = nullptr) {
+  EPS eps;
+  MPI_Comm comm;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
+  PetscCall(PetscOptionsClear(nullptr));
+  PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
+  PetscCall(CreateEigenSolver(comm, nullptr, target, &eps));
+  const PetscErrorCode ierr = SolveEigenproblem(eps, H, SolverPolicy{}, states, meter);
+  if (keep && !ierr) *keep = eps;
+  else PetscCall(EPSDestroy(&eps));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+// The largest ||H x_k - lambda_k x_k|| of the states' vectors, and the largest | ||x_k|| - 1 |. Collective.
+inline PetscErrorCode CheckVectors(Mat H, EPS eps, const EigenStates &states, double *residual, double *norm_error) {
+  Vec x, r;
+  PetscFunctionBeginUser;
+  *residual = 0, *norm_error = 0;
+  PetscCall(MatCreateVecs(H, &x, &r));
+  for (size_t k = 0; k < states.values.size(); ++k) {
+    PetscReal nrm, res;
+    PetscCall(StateVector(eps, states, k, x));
+    PetscCall(VecNorm(x, NORM_2, &nrm));
+    PetscCall(MatMult(H, x, r));
+    PetscCall(VecAXPY(r, -states.values[k], x));
+    PetscCall(VecNorm(r, NORM_2, &res));
+    *residual = std::max(*residual, (double)res);
+    *norm_error = std::max(*norm_error, std::fabs((double)nrm - 1.0));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(0);
+}
+
+// A message of the first error of f (errors returned, not printed), and its code.
+template <class F>
+PetscErrorCode FirstMessage(F &&f, std::string *message) {
+  PetscPushErrorHandler(
+    [](MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) -> PetscErrorCode {
+      if (p == PETSC_ERROR_INITIAL) *(std::string *)ctx = mess ? mess : "";
+      return n;
+    },
+    message);
+  PetscErrorCode ierr = f();
+  PetscPopErrorHandler();
+  return ierr;
 }
 
 // Runs a PETSc call with errors returned instead of printed; gives its error code.

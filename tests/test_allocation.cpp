@@ -1,5 +1,5 @@
-// The allocation tracker behind every solver's "vectors held": it is installed in the tests (as in the
-// application), counts PetscMalloc/PetscRealloc/PetscFree exactly, k vectors of the matrix size count as k, and a
+// The allocation tracker behind the comparison's and the benchmarks' "vectors held": opt-in (off until started, off
+// again after), it counts PetscMalloc/PetscRealloc/PetscFree exactly, k vectors of the matrix size count as k, and a
 // SLEPc Krylov-Schur run with -eps_ncv 20 holds about its basis of 20 (+1) vectors and not much more.
 #include <gtest/gtest.h>
 
@@ -8,15 +8,39 @@
 
 #include "system_fixture.hpp"
 #include "study/AllocationTracker.hpp"
-#include "solvers/EigenSolver.hpp"
+#include "study/SolveMemory.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;
 
-TEST(Allocation, TrackerIsInstalledAndCountsExactly) {
+// Tracking on for one test, off again after it (also when an assertion returns early).
+struct Tracking {
+  Tracking() { EXPECT_EQ(StartAllocationTracking(), 0); }
+  ~Tracking() { EXPECT_EQ(StopAllocationTracking(), 0); }
+};
+
+TEST(Allocation, TrackingIsOptIn) {
   TBPETA_ASSERT_RANKS();
-  ASSERT_TRUE(AllocationTrackerActive());
-  EXPECT_GT(AllocationCurrentBytes(), 0u); // PETSc's own objects since SlepcInitialize
+  EXPECT_FALSE(AllocationTrackerActive()); // the programs' own runs do not pay for it
+  char *p = nullptr;
+  {
+    Tracking on;
+    ASSERT_TRUE(AllocationTrackerActive());
+    ASSERT_EQ(PetscMalloc1(64, &p), 0); // allocated while tracking, freed after it stopped
+  }
+  EXPECT_FALSE(AllocationTrackerActive());
+  EXPECT_EQ(PetscFree(p), 0);
+  char *q = nullptr;
+  ASSERT_EQ(PetscMalloc1(64, &q), 0); // allocated before tracking, freed while it is on: passed on uncounted
+  Tracking on;
+  const size_t before = AllocationCurrentBytes();
+  EXPECT_EQ(PetscFree(q), 0);
+  EXPECT_EQ(AllocationCurrentBytes(), before);
+}
+
+TEST(Allocation, CountsExactly) {
+  TBPETA_ASSERT_RANKS();
+  Tracking on;
   ResetAllocationPeak();
   const size_t before = AllocationCurrentBytes();
   EXPECT_EQ(AllocationPeakBytesSinceReset(), before);
@@ -46,6 +70,7 @@ TEST(Allocation, TrackerIsInstalledAndCountsExactly) {
 TEST(Allocation, KVectorsOfTheMatrixSizeCountAsK) {
   TBPETA_ASSERT_RANKS();
   const PetscInt rows = 20000; // per rank: the few hundred bytes of each Vec object are a small fraction
+  Tracking on;
   Mat A;
   ASSERT_EQ(MatCreateShell(PETSC_COMM_WORLD, rows, rows, PETSC_DETERMINE, PETSC_DETERMINE, nullptr, &A), 0);
   for (PetscInt k : {0, 1, 3, 8}) {
@@ -72,15 +97,15 @@ TEST(Allocation, KrylovSchurWithNcv20HoldsAboutItsBasis) {
   TBPETA_ASSERT_RANKS();
   // A passivated GaAs box, 10,240 rows: large enough that the replicated small dense matrices of SLEPc (a few
   // 10 kB per rank) stay below a vector or two on 3 ranks.
+  Tracking on;
   TightBindingSystem sys;
   Mat H;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0", &sys), 0);
-  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
-  PetscOptionsClear(nullptr);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &H), 0);
   // Extremal states converge in a few restarts; the basis is what is measured.
-  PetscOptionsInsertString(nullptr, "-eps_ncv 20 -eps_nev 4 -eps_smallest_real");
   EigenStates st;
-  ASSERT_EQ(SolveFromOptions(H, SolverKind::slepc, 0.0, {}, 0, false, &st), 0);
+  MemoryMeter meter;
+  ASSERT_EQ(tbpeta::test::SolveWith(H, 0.0, "-eps_type krylovschur -eps_ncv 20 -eps_nev 4 -eps_smallest_real", &st, &meter), 0);
   EXPECT_GE(st.values.size(), 4u) << st.solver;
   EXPECT_GE(st.vectors_held, 20);
   EXPECT_LE(st.vectors_held, 30);

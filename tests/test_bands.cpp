@@ -31,7 +31,9 @@ PetscErrorCode ModelFromOptions(const std::string &options, TightBindingModel *m
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClear(nullptr));
   PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
-  PetscCall(TightBindingModelFromOptions(PETSC_COMM_WORLD, {}, model));
+  ModelSpec spec;
+  PetscCall(ModelSpecFromOptions(PETSC_COMM_WORLD, ModelSpec{}, {ModelSpec{}.host}, &spec));
+  PetscCall(LoadTightBindingModel(PETSC_COMM_WORLD, spec, {}, model));
   PetscFunctionReturn(0);
 }
 

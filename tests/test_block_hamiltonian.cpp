@@ -11,19 +11,26 @@
 
 #include "system_fixture.hpp"
 #include "test_support.hpp"
-#include "solvers/EigenSolver.hpp"
+#include "bulk/CellSpectrum.hpp"
+#include "operator/BlockHamiltonian.hpp"
 #include "operator/Hamiltonian.hpp"
-#include "solvers/LanczosSolver.hpp"
-#include "bulk/BandStructure.hpp"
+#include "operator/OperatorProperties.hpp"
 #include "study/SolverComparison.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;
+using tbpeta::test::MakeOperator;
 using tbpeta::test::Quietly;
+using tbpeta::test::SolveWith;
 
 namespace {
 
 constexpr BlockSource kSources[] = {BlockSource::per_bond, BlockSource::shared, BlockSource::recomputed};
+
+// The operator of each block source, as -hamiltonian makes it.
+PetscErrorCode MakeBlockOperator(const TightBindingSystem &sys, BlockSource source, Mat *S) {
+  return MakeOperator(sys, source == BlockSource::per_bond ? HamiltonianKind::stored_blocks : HamiltonianKind::shell, S, source != BlockSource::recomputed, false);
+}
 
 // A random vector, the same on any number of ranks (a hash of the global row).
 PetscErrorCode RandomVector(Mat H, Vec *x) {
@@ -48,8 +55,9 @@ void ExpectSameOperator(const std::string &options) {
   TightBindingSystem sys;
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
   Mat H;
-  HamiltonianInfo hinfo;
-  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, &hinfo), 0);
+  const OperatorProperties *hinfo, *sinfo;
+  ASSERT_EQ(MakeOperator(sys, HamiltonianKind::aij, &H), 0);
+  ASSERT_EQ(OperatorGetProperties(H, &hinfo), 0);
   Vec x, y, z;
   ASSERT_EQ(RandomVector(H, &x), 0);
   VecDuplicate(x, &y), VecDuplicate(x, &z);
@@ -61,25 +69,27 @@ void ExpectSameOperator(const std::string &options) {
   for (BlockSource source : kSources) {
     SCOPED_TRACE(BlockSourceName(source));
     Mat S;
-    HamiltonianInfo sinfo;
-    ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, source, &S, &sinfo), 0);
-    EXPECT_EQ(sinfo.rows, hinfo.rows);
-    EXPECT_EQ(sinfo.block_size, hinfo.block_size);
-    EXPECT_GT(sinfo.bytes, 0);
-    EXPECT_LT(sinfo.bytes, hinfo.bytes); // less than the AIJ entries and indices, even for the per-bond blocks
+    ASSERT_EQ(MakeBlockOperator(sys, source, &S), 0);
+    ASSERT_EQ(OperatorGetProperties(S, &sinfo), 0);
+    EXPECT_EQ(sinfo->rows, hinfo->rows);
+    EXPECT_EQ(sinfo->rows_per_atom, hinfo->rows_per_atom);
+    EXPECT_EQ(sinfo->kramers_block, hinfo->kramers_block);
+    EXPECT_FALSE(sinfo->has_entries);
+    EXPECT_TRUE(hinfo->has_entries);
+    EXPECT_GT(sinfo->bytes, 0);
+    EXPECT_LT(sinfo->bytes, hinfo->bytes); // less than the AIJ entries and indices, even for the per-bond blocks
     MatMult(S, x, z);
     VecAXPY(z, -1.0, y);
     PetscReal dn;
     VecNorm(z, NORM_INFINITY, &dn);
     EXPECT_LE(dn, 1e-12 * yn);
-    if (getenv("TBPETA_VERBOSE")) PetscPrintf(PETSC_COMM_WORLD, "%s: rows %d, rel diff %.2e, bytes %.0f vs %.0f\n", BlockSourceName(source), (int)sinfo.rows, (double)(dn / yn), sinfo.bytes, hinfo.bytes);
     PetscReal sinf, sfro;
     MatNorm(S, NORM_INFINITY, &sinf);
     MatNorm(S, NORM_FROBENIUS, &sfro);
     EXPECT_NEAR(sinf, hinf, 1e-12 * hinf);
     EXPECT_NEAR(sfro, hfro, 1e-12 * hfro);
     PetscInt count;
-    EXPECT_EQ(HamiltonianProductCount(S, &count), 0);
+    EXPECT_EQ(OperatorProductCount(S, &count), 0);
     EXPECT_EQ(count, 1);
     MatDestroy(&S);
   }
@@ -109,7 +119,7 @@ TEST(BlockHamiltonian, ProductsRepeatBitForBit) {
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 3,3,3 -periodic 1,0,0 -k 0.2,0,0 -dot_material InAs -dot_radius 0.6", &sys), 0);
   for (BlockSource source : kSources) {
     Mat S;
-    ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, source, &S, nullptr), 0);
+    ASSERT_EQ(MakeBlockOperator(sys, source, &S), 0);
     Vec x, y1, y2;
     ASSERT_EQ(RandomVector(S, &x), 0);
     VecDuplicate(x, &y1), VecDuplicate(x, &y2);
@@ -137,34 +147,27 @@ TEST(BlockHamiltonian, SolversGiveTheSameStates) {
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 2,2,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.5", &sys), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  const auto run = [&](HamiltonianKind kind, SolverKind solver, EigenStates *st) {
-    HamiltonianOptions o;
-    o.kind = kind;
+  const auto run = [&](HamiltonianKind kind, const std::string &options, EigenStates *st) {
     Mat H;
-    HamiltonianInfo info;
-    ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, o, &H, &info), 0);
-    ASSERT_EQ(SolveFromOptions(H, solver, 0.5 * (vbm + cbm), sys.structure.canonicalRows(info.block_size), info.block_size, true, st), 0);
-    st->DestroyVectors();
+    ASSERT_EQ(MakeOperator(sys, kind, &H), 0);
+    ASSERT_EQ(SolveWith(H, 0.5 * (vbm + cbm), options, st), 0);
     MatDestroy(&H);
   };
   // Each solver against itself on the stored matrix (the folded spectrum looks around the middle of the 8 Lanczos
   // states, where the 8 nearest states are those).
-  PetscOptionsClear(nullptr);
   EigenStates lanczos;
-  run(HamiltonianKind::stored, SolverKind::lanczos, &lanczos);
+  run(HamiltonianKind::aij, "", &lanczos);
   ASSERT_EQ(lanczos.values.size(), 8u) << lanczos.solver;
-  const std::string shift = std::to_string(0.5 * (lanczos.values.front() + lanczos.values.back()) + 1e-6);
-  for (SolverKind solver : {SolverKind::lanczos, SolverKind::folded}) {
-    PetscOptionsClear(nullptr);
-    if (solver == SolverKind::folded) PetscOptionsSetValue(nullptr, "-folded_shift", shift.c_str());
+  const std::string folded = "-eps_type folded -eps_target " + std::to_string(0.5 * (lanczos.values.front() + lanczos.values.back()) + 1e-6);
+  for (const std::string &solver : {std::string(""), folded}) {
     EigenStates ref;
-    if (solver == SolverKind::lanczos) ref = lanczos;
-    else run(HamiltonianKind::stored, solver, &ref);
+    if (solver.empty()) ref = lanczos;
+    else run(HamiltonianKind::aij, solver, &ref);
     ASSERT_EQ(ref.values.size(), 8u) << ref.solver;
     for (size_t i = 0; i < 8; ++i) EXPECT_NEAR(ref.values[i], lanczos.values[i], 1e-8) << i;
     for (HamiltonianKind kind : {HamiltonianKind::stored_blocks, HamiltonianKind::shell}) {
-      if (solver == SolverKind::folded && kind == HamiltonianKind::stored_blocks) continue; // the same kernel as the shell's; keeps the test short
-      SCOPED_TRACE(std::string(HamiltonianKindName(kind)) + " " + (solver == SolverKind::lanczos ? "lanczos" : "folded"));
+      if (!solver.empty() && kind == HamiltonianKind::stored_blocks) continue; // the same kernel as the shell's; keeps the test short
+      SCOPED_TRACE(std::string(HamiltonianKindName(kind)) + " " + (solver.empty() ? "nemo" : "folded"));
       EigenStates st;
       run(kind, solver, &st);
       ASSERT_EQ(st.values.size(), 8u) << st.solver;
@@ -172,8 +175,11 @@ TEST(BlockHamiltonian, SolversGiveTheSameStates) {
         EXPECT_NEAR(st.values[i], ref.values[i], 1e-8) << i;
         EXPECT_LT(st.residuals[i], 1e-6) << i;
       }
-      // The same recurrence on the same numbers: the Lanczos takes the same steps.
-      if (solver == SolverKind::lanczos) EXPECT_EQ(st.iterations, ref.iterations);
+      // The same recurrence on the same numbers: the Lanczos takes the same steps and products.
+      if (solver.empty()) {
+        EXPECT_EQ(st.iterations, ref.iterations);
+        EXPECT_EQ(st.products, ref.products);
+      }
     }
   }
   PetscOptionsClear(nullptr);
@@ -192,51 +198,50 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
   EXPECT_FALSE(o.block_cache);
   EXPECT_EQ(options("-hamiltonian stored_blocks", &o), 0);
   EXPECT_EQ(o.kind, HamiltonianKind::stored_blocks);
+  EXPECT_EQ(options("-hamiltonian baij", &o), 0);
+  EXPECT_EQ(o.kind, HamiltonianKind::baij);
   EXPECT_EQ(options("", &o), 0);
-  EXPECT_EQ(o.kind, HamiltonianKind::stored);
+  EXPECT_EQ(o.kind, HamiltonianKind::aij);
   EXPECT_NE(options("-hamiltonian matfree", &o), 0);
-  EXPECT_EQ(options("-shell_block_cache 0", &o), PETSC_ERR_USER_INPUT); // stored: not a shell
-  EXPECT_EQ(options("-hamiltonian shell -mat_type baij", &o), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(options("-shell_block_cache 0", &o), PETSC_ERR_USER_INPUT); // aij: not a shell
 
   TightBindingSystem sys;
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys), 0);
-  Mat S;
-  ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, BlockSource::shared, &S, nullptr), 0);
-  bool stored = true;
-  EXPECT_EQ(HamiltonianIsStored(S, &stored), 0);
-  EXPECT_FALSE(stored);
-  EigenStates st;
-  PetscOptionsClear(nullptr);
-  PetscOptionsInsertString(nullptr, "-st_type sinvert -eps_nev 4");
-  EXPECT_EQ(Quietly([&] { return SolveWithSlepc(S, 0.7, &st); }), PETSC_ERR_USER_INPUT);
-  PetscOptionsClear(nullptr);
-  PetscOptionsInsertString(nullptr, "-eps_type lapack");
-  EXPECT_EQ(Quietly([&] { return SolveWithSlepc(S, 0.7, &st); }), PETSC_ERR_USER_INPUT);
-  MatDestroy(&S);
+  for (HamiltonianKind kind : {HamiltonianKind::stored_blocks, HamiltonianKind::shell}) {
+    Mat S;
+    ASSERT_EQ(MakeOperator(sys, kind, &S), 0);
+    bool entries = true;
+    EXPECT_EQ(OperatorHasEntries(S, &entries), 0);
+    EXPECT_FALSE(entries) << HamiltonianKindName(kind); // stored blocks are no matrix entries
+    EigenStates st;
+    EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type krylovschur -st_type sinvert -eps_nev 4", &st); }), PETSC_ERR_USER_INPUT);
+    EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type lapack", &st); }), PETSC_ERR_USER_INPUT);
+    MatDestroy(&S);
+  }
   PetscOptionsClear(nullptr);
 }
 
-// -solver compare on an operator: the runs that need only products run; shift-and-invert is skipped with a note.
+// -compare on an operator: the runs that need only products run; shift-and-invert is skipped with a note.
 TEST(BlockHamiltonian, CompareSkipsShiftAndInvertOnTheShell) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4", &sys), 0);
   Mat S;
-  HamiltonianInfo info;
-  ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, BlockSource::shared, &S, &info), 0);
+  ASSERT_EQ(MakeOperator(sys, HamiltonianKind::shell, &S), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   PetscOptionsClear(nullptr);
   PetscOptionsInsertString(nullptr, "-compare_runs lanczos,sinvert");
-  CompareOptions co;
-  ASSERT_EQ(CompareOptionsFromOptions(PETSC_COMM_WORLD, 0.5 * (vbm + cbm), &co), 0);
+  CompareOptions co, defaults;
+  defaults.gap_center = 0.5 * (vbm + cbm);
+  ASSERT_EQ(CompareOptionsFromOptions(PETSC_COMM_WORLD, defaults, &co), 0);
   std::vector<ComparisonRow> rows;
-  ASSERT_EQ(CompareSolvers(S, sys.structure.canonicalRows(info.block_size), 0, co, &rows), 0);
+  ASSERT_EQ(CompareSolvers(S, co, &rows), 0);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_TRUE(rows[0].converged) << rows[0].note;
   EXPECT_EQ(rows[0].states, 8);
   EXPECT_TRUE(rows[1].skipped);
-  EXPECT_NE(rows[1].note.find("-hamiltonian stored"), std::string::npos) << rows[1].note;
+  EXPECT_NE(rows[1].note.find("-hamiltonian aij or baij"), std::string::npos) << rows[1].note;
   MatDestroy(&S);
   PetscOptionsClear(nullptr);
 }

@@ -1,8 +1,8 @@
-// The folded-spectrum method: the MatShell applies (H - sigma)^2 exactly and counts its products; on a small dot
-// the states nearest midgap agree with dense LAPACK with Krylov-Schur, ARPACK and tbpeta's Lanczos on F
-// (-folded_solver lanczos, with Kramers partners) on any number of ranks; a vector mixing the levels sigma -/+ d
-// (one level of F) is flagged, not passed off as a state; the SLEPc combinations that would answer another
-// question are refused; bad options are one-line user errors.
+// The folded-spectrum method (-eps_type folded): the MatShell applies (H - sigma)^2 exactly, two products of H each;
+// on a small dot the states nearest midgap agree with dense LAPACK with Krylov-Schur, ARPACK and tbpeta's nemo
+// Lanczos on F (-folded_eps_type nemo, with Kramers partners) on any number of ranks; a vector mixing the levels
+// sigma -/+ d (one level of F) is flagged, not passed off as a state; the SLEPc combinations that would answer
+// another question are refused; bad options are one-line user errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +10,12 @@
 #include <string>
 
 #include "system_fixture.hpp"
+#include "bulk/CellSpectrum.hpp"
+#include "operator/OperatorProperties.hpp"
+#include "solvers/folded/FoldedOperator.hpp"
+#include "solvers/folded/FoldedSpectrum.hpp"
 #include "study/AllocationTracker.hpp"
-#include "solvers/EigenSolver.hpp"
-#include "solvers/FoldedSpectrum.hpp"
+#include "study/SolveMemory.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;
@@ -26,7 +29,7 @@ const char *kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_materi
 void BuildDot(Mat *H, double *midgap) {
   TightBindingSystem sys;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, H, nullptr), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, H), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   *midgap = 0.5 * (vbm + cbm);
@@ -55,6 +58,8 @@ TEST(Folded, ShellAppliesTheSquareExactly) {
   double midgap = 0;
   ASSERT_NO_FATAL_FAILURE(BuildDot(&H, &midgap));
   ASSERT_EQ(CreateFoldedOperator(H, midgap, &F), 0);
+  PetscInt before = -1, after = -1;
+  ASSERT_EQ(OperatorProductCount(H, &before), 0);
   Vec x, y, w, z;
   ASSERT_EQ(MatCreateVecs(F, &x, &y), 0);
   ASSERT_EQ(MatCreateVecs(H, &w, &z), 0);
@@ -89,11 +94,18 @@ TEST(Folded, ShellAppliesTheSquareExactly) {
   VecAXPY(yt, -1.0, y);
   VecNorm(yt, NORM_2, &d);
   EXPECT_EQ(d, 0.0);
-  PetscInt products = -1;
-  ASSERT_EQ(FoldedOperatorProducts(F, &products), 0);
-  EXPECT_EQ(products, 2 * (trials + 1));
-  // A stored matrix is not a folded operator.
-  EXPECT_EQ(Quietly([&] { return FoldedOperatorProducts(H, &products); }), PETSC_ERR_ARG_WRONG);
+  // Every application of F is two products of H, counted on H (and 2 by hand per trial).
+  ASSERT_EQ(OperatorProductCount(H, &after), 0);
+  EXPECT_EQ(after - before, 2 * (trials + 1) + 2 * trials);
+  // F says what it is: no entries (no factorisation), H's numbering and Kramers block.
+  const OperatorProperties *fp = nullptr, *hp = nullptr;
+  ASSERT_EQ(OperatorGetProperties(F, &fp), 0);
+  ASSERT_EQ(OperatorGetProperties(H, &hp), 0);
+  ASSERT_TRUE(fp && hp);
+  EXPECT_EQ(fp->kind, "folded");
+  EXPECT_FALSE(fp->has_entries);
+  EXPECT_EQ(fp->kramers_block, hp->kramers_block);
+  EXPECT_EQ(fp->canonical_atoms, hp->canonical_atoms);
   PetscRandomDestroy(&rnd);
   VecDestroy(&x), VecDestroy(&y), VecDestroy(&w), VecDestroy(&z), VecDestroy(&yt);
   MatDestroy(&F); // frees the work vector and the reference to H
@@ -111,27 +123,16 @@ TEST(Folded, StatesNearMidgapAgreeWithLapack) {
   double boundary_gap;
   const std::vector<double> ref = Nearest(all, midgap, nev, &boundary_gap);
   ASSERT_GT(boundary_gap, 1e-3) << "the 8 states nearest midgap are not well separated from the 9th";
+  ASSERT_EQ(StartAllocationTracking(), 0); // the vectors held are measured
   for (const char *type : {"krylovschur", "arpack"}) {
-    PetscOptionsClear(nullptr);
-    PetscOptionsSetValue(nullptr, "-folded_eps_type", type);
-    PetscOptionsSetValue(nullptr, "-folded_eps_tol", "1e-14");
-    PetscOptionsSetValue(nullptr, "-folded_eps_max_it", "100000");
-    FoldedOptions opt;
-    ASSERT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), 0);
-    EXPECT_EQ(opt.shift, midgap);
-    EXPECT_EQ(opt.nev, 8);
     EigenStates st;
-    FoldedReport report;
-    size_t baseline;
-    ASSERT_EQ(BeginVectorCount(&baseline), 0);
-    const double t0 = MPI_Wtime();
-    ASSERT_EQ(FoldedSolveWithSlepc(H, opt, true, &st, &report), 0) << type;
-    const double seconds = MPI_Wtime() - t0;
-    PetscInt held;
-    ASSERT_EQ(VectorsHeld(H, baseline, &held), 0);
+    MemoryMeter meter;
+    EPS eps = nullptr;
+    const std::string options = std::string("-eps_type folded -folded_eps_tol 1e-14 -folded_eps_type ") + type;
+    ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, options, &st, &meter, &eps), 0) << type;
     ASSERT_EQ(st.values.size(), nev) << type;
-    ASSERT_EQ(st.vectors.size(), nev) << type;
     ASSERT_EQ(st.residuals.size(), nev) << type;
+    EXPECT_TRUE(st.vectors);
     double worst = 0, worst_res = 0;
     for (size_t i = 0; i < nev; ++i) {
       worst = std::max(worst, std::fabs(st.values[i] - ref[i]));
@@ -140,50 +141,41 @@ TEST(Folded, StatesNearMidgapAgreeWithLapack) {
     EXPECT_LT(worst, 1e-8) << type;
     EXPECT_LT(worst_res, 1e-6) << type;
     EXPECT_TRUE(std::is_sorted(st.values.begin(), st.values.end()));
-    EXPECT_EQ(st.solver, std::string("folded (") + type + ")");
+    EXPECT_EQ(st.solver, std::string("folded (") + type + " + shift)");
     EXPECT_EQ(st.requested, 8);
     EXPECT_GT(st.iterations, 0);
     EXPECT_GE(st.products, 2 * 8 + 8); // at least one application per basis vector plus the Rayleigh quotients
     EXPECT_EQ(st.products % 2, 0);     // 2 per application + 8 Rayleigh products
-    EXPECT_GE(held, 8 + 1 + 8); // at least a basis of nev, F's work vector and the returned vectors
-    EXPECT_TRUE(report.unresolved.empty()) << st.solver;
+    EXPECT_GE(st.vectors_held, 8 + 1); // at least a basis of nev and F's work vector (the states are its columns)
+    EXPECT_TRUE(st.unresolved.empty()) << st.solver;
     EXPECT_GT(st.seconds, 0);
-    // The returned vectors are unit eigenvectors of H.
-    Vec r;
-    VecDuplicate(st.vectors[0], &r);
-    for (size_t i = 0; i < nev; ++i) {
-      PetscReal nrm, res;
-      VecNorm(st.vectors[i], NORM_2, &nrm);
-      EXPECT_NEAR(nrm, 1.0, 1e-12);
-      MatMult(H, st.vectors[i], r);
-      VecAXPY(r, -st.values[i], st.vectors[i]);
-      VecNorm(r, NORM_2, &res);
-      EXPECT_NEAR(res, st.residuals[i], 1e-12);
-    }
-    VecDestroy(&r);
+    // The returned vectors are unit eigenvectors of H, with the residuals reported.
+    double residual, norm_error;
+    ASSERT_EQ(tbpeta::test::CheckVectors(H, eps, st, &residual, &norm_error), 0);
+    EXPECT_LT(norm_error, 1e-12);
+    EXPECT_NEAR(residual, worst_res, 1e-12);
     if (tbpeta::test::commRank() == 0)
-      std::printf("  folded (%s): %d ranks, %d iterations, %d H products, %d vectors, max |dE| %.2e eV, max residual %.2e, %.3f s\n", type,
-                  tbpeta::test::commSize(), (int)st.iterations, (int)st.products, (int)held, worst, worst_res, seconds);
-    st.DestroyVectors();
+      std::printf("  %s: %d ranks, %d iterations, %d H products, %d vectors, max |dE| %.2e eV, max residual %.2e, %.3f s\n", st.solver.c_str(), tbpeta::test::commSize(),
+                  (int)st.iterations, (int)st.products, (int)st.vectors_held, worst, worst_res, st.seconds);
+    EPSDestroy(&eps);
   }
+  ASSERT_EQ(StopAllocationTracking(), 0);
   PetscOptionsClear(nullptr);
   MatDestroy(&H);
 }
 
-// -folded_solver lanczos through SolveFromOptions, as the application runs it: the same states as -folded_solver
-// slepc and as dense LAPACK, with Kramers partners, H products counted, the vectors held measured.
-TEST(Folded, LanczosOnTheFoldedOperatorAgreesWithSlepcAndLapack) {
+// -folded_eps_type nemo, as the application runs it: the same states as Krylov-Schur on F and as dense LAPACK, with
+// Kramers partners, H products counted.
+TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   Mat H;
   double vbm, cbm;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
-  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &H), 0);
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   const double midgap = 0.5 * (vbm + cbm);
   ASSERT_TRUE(sys.model.spin_orbit);
-  const PetscInt kb = sys.model.blockSize();
-  const std::vector<PetscInt> rows = sys.structure.canonicalRows(kb);
   PetscInt n;
   MatGetSize(H, &n, nullptr);
   ASSERT_LE(n, 800); // dense LAPACK stays quick
@@ -195,15 +187,11 @@ TEST(Folded, LanczosOnTheFoldedOperatorAgreesWithSlepcAndLapack) {
   ASSERT_GT(boundary_gap, 1e-3) << "the 8 states nearest midgap are not well separated from the 9th";
 
   EigenStates by[2];
-  for (FoldedSolver solver : {FoldedSolver::slepc, FoldedSolver::lanczos}) {
-    EigenStates &st = by[(int)solver];
-    PetscOptionsClear(nullptr);
-    PetscOptionsSetValue(nullptr, "-folded_solver", FoldedSolverName(solver));
-    const double t0 = MPI_Wtime();
-    ASSERT_EQ(SolveFromOptions(H, SolverKind::folded, midgap, rows, (int)kb, true, &st), 0) << FoldedSolverName(solver);
-    const double seconds = MPI_Wtime() - t0;
+  const char *inner[2] = {"krylovschur", "nemo"};
+  for (int s = 0; s < 2; ++s) {
+    EigenStates &st = by[s];
+    ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, std::string("-eps_type folded -folded_eps_type ") + inner[s], &st), 0) << inner[s];
     ASSERT_EQ(st.values.size(), nev) << st.solver;
-    ASSERT_EQ(st.vectors.size(), nev) << st.solver;
     double worst = 0, worst_res = 0;
     for (size_t i = 0; i < nev; ++i) {
       EXPECT_NEAR(st.values[i], ref[i], 1e-8) << st.solver << ", state " << i;
@@ -213,28 +201,26 @@ TEST(Folded, LanczosOnTheFoldedOperatorAgreesWithSlepcAndLapack) {
     EXPECT_LT(worst_res, 1e-6) << st.solver;
     EXPECT_EQ(st.requested, 8);
     EXPECT_GT(st.iterations, 0);
-    EXPECT_EQ((st.products - (PetscInt)nev) % 2, 0); // 2 per application of F, 1 per Rayleigh quotient
-    if (solver == FoldedSolver::lanczos) {
-      EXPECT_EQ(st.solver, "folded (lanczos)");
+    if (s == 1) {
+      EXPECT_EQ(st.solver.rfind("folded (nemo", 0), 0u) << st.solver;
+      EXPECT_EQ(st.products % 2, 0); // 2 per application of F (and 20 for the centring), 8 Rayleigh quotients
       EXPECT_GE(st.products, 2 * st.iterations + (PetscInt)nev); // both Lanczos passes apply F
       for (size_t i = 0; i < nev; i += 2) EXPECT_NEAR(st.values[i], st.values[i + 1], 1e-10); // Kramers partners
-      EXPECT_GE(st.vectors_held, 3 + 1 + 8); // the Lanczos' 3, F's work vector, the 8 returned
     } else {
-      EXPECT_EQ(st.solver, "folded (krylovschur)");
-      EXPECT_GE(st.vectors_held, 8 + 1 + 8); // a basis of at least nev, F's work vector, the 8 returned
+      EXPECT_EQ(st.solver, "folded (krylovschur + shift)");
+      EXPECT_EQ((st.products - (PetscInt)nev) % 2, 0);
     }
     if (tbpeta::test::commRank() == 0)
-      std::printf("  %s: %d rows, %d ranks, %d iterations, %d H products, %d vectors held, max |dE| %.2e eV, max residual %.2e, %.3f s\n", st.solver.c_str(), (int)n,
-                  tbpeta::test::commSize(), (int)st.iterations, (int)st.products, (int)st.vectors_held, worst, worst_res, seconds);
+      std::printf("  %s: %d rows, %d ranks, %d iterations, %d H products, max |dE| %.2e eV, max residual %.2e, %.3f s\n", st.solver.c_str(), (int)n, tbpeta::test::commSize(),
+                  (int)st.iterations, (int)st.products, worst, worst_res, st.seconds);
   }
   for (size_t i = 0; i < nev; ++i) EXPECT_NEAR(by[0].values[i], by[1].values[i], 1e-8) << i;
-  for (EigenStates &st : by) st.DestroyVectors();
   PetscOptionsClear(nullptr);
   MatDestroy(&H);
 }
 
 // sigma exactly midway between two levels: they are one level d^2 of F, which the single-vector Lanczos sees once,
-// as a mix of both. The mix is flagged (report, solver string), never passed off as a state of H.
+// as a mix of both. The mix is flagged (unresolved), never passed off as a state of H.
 TEST(Folded, AMixOfSigmaMinusAndPlusDIsFlagged) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> e;
@@ -245,29 +231,23 @@ TEST(Folded, AMixOfSigmaMinusAndPlusDIsFlagged) {
   std::sort(e.begin(), e.end());
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
-  FoldedOptions opt;
-  opt.shift = sigma, opt.nev = 2, opt.solver = FoldedSolver::lanczos;
-  PetscOptionsClear(nullptr);
   EigenStates st;
-  FoldedReport report;
-  ASSERT_EQ(FoldedSolve(A, opt, {}, 0, false, &st, &report), 0);
-  EXPECT_TRUE(report.lanczos.converged);
-  ASSERT_FALSE(report.unresolved.empty()) << st.solver;
-  EXPECT_NE(st.solver.find("mixed levels sigma -/+ d"), std::string::npos) << st.solver;
-  for (double v : report.unresolved) EXPECT_GT(std::fabs(v - (sigma - d)) + std::fabs(v - (sigma + d)), 0.6 - 1e-9); // between them
-  // Every value is either a level of H (to 1e-8 eV) or flagged, with either solver.
-  for (FoldedSolver solver : {FoldedSolver::lanczos, FoldedSolver::slepc}) {
-    opt.solver = solver;
-    ASSERT_EQ(FoldedSolve(A, opt, {}, 0, false, &st, &report), 0);
+  ASSERT_EQ(tbpeta::test::SolveWith(A, sigma, "-eps_type folded -eps_nev 2 -folded_eps_type nemo", &st), 0);
+  ASSERT_FALSE(st.unresolved.empty()) << st.solver;
+  for (double v : st.unresolved) EXPECT_GT(std::fabs(v - (sigma - d)) + std::fabs(v - (sigma + d)), 0.6 - 1e-9); // between them
+  // Every value is either a level of H (to 1e-8 eV) or flagged, with either inner solver.
+  for (const char *inner : {"nemo", "krylovschur"}) {
+    ASSERT_EQ(tbpeta::test::SolveWith(A, sigma, std::string("-eps_type folded -eps_nev 2 -folded_eps_type ") + inner, &st), 0);
     for (size_t i = 0; i < st.values.size(); ++i) {
       double nearest = 1e9;
       for (double x : e) nearest = std::min(nearest, std::fabs(x - st.values[i]));
-      const bool flagged = st.residuals[i] > report.residual_limit;
+      const bool flagged = st.residuals[i] > st.residual_limit;
       EXPECT_TRUE(nearest < 1e-8 || flagged) << st.solver << ": " << st.values[i] << " is " << nearest << " eV from a level, residual " << st.residuals[i];
-      EXPECT_EQ(flagged, std::count(report.unresolved.begin(), report.unresolved.end(), st.values[i]) > 0);
+      EXPECT_EQ(flagged, std::count(st.unresolved.begin(), st.unresolved.end(), st.values[i]) > 0);
     }
-    if (tbpeta::test::commRank() == 0) std::printf("  %s: %zu states, %zu flagged (limit %.1e eV)\n", st.solver.c_str(), st.values.size(), report.unresolved.size(), report.residual_limit);
+    if (tbpeta::test::commRank() == 0) std::printf("  %s: %zu states, %zu flagged (limit %.1e eV)\n", st.solver.c_str(), st.values.size(), st.unresolved.size(), st.residual_limit);
   }
+  PetscOptionsClear(nullptr);
   MatDestroy(&A);
 }
 
@@ -290,47 +270,39 @@ TEST(Folded, RefusesCombinationsThatAnswerAnotherQuestion) {
       STSetType(st, sttype);
     }
   };
-  EPS eps;
+  auto check = [&](Mat A, EPSType type, EPSWhich which, STType sttype) {
+    EPS eps;
+    make(A, type, which, sttype, &eps);
+    const PetscErrorCode ierr = Quietly([&] { return CheckEigenSolver(eps, A, SolverPolicy{}); });
+    EPSDestroy(&eps);
+    return ierr;
+  };
   // (a) ARPACK with a target and no spectral transformation: it would return the largest eigenvalues.
-  make(H, EPSARPACK, EPS_TARGET_MAGNITUDE, nullptr, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), PETSC_ERR_USER_INPUT);
-  EPSDestroy(&eps);
-  make(H, EPSARPACK, EPS_TARGET_REAL, STSHIFT, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), PETSC_ERR_USER_INPUT);
-  EPSDestroy(&eps);
+  EXPECT_EQ(check(H, EPSARPACK, EPS_TARGET_MAGNITUDE, nullptr), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(check(H, EPSARPACK, EPS_TARGET_REAL, STSHIFT), PETSC_ERR_USER_INPUT);
   // ... accepted with sinvert on the stored matrix, and on the folded operator (smallest real).
-  make(H, EPSARPACK, EPS_TARGET_MAGNITUDE, STSINVERT, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), 0);
-  EPSDestroy(&eps);
-  make(F, EPSARPACK, EPS_SMALLEST_REAL, nullptr, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, false); }), 0);
-  EPSDestroy(&eps);
+  EXPECT_EQ(check(H, EPSARPACK, EPS_TARGET_MAGNITUDE, STSINVERT), 0);
+  EXPECT_EQ(check(F, EPSARPACK, EPS_SMALLEST_REAL, nullptr), 0);
   // Krylov-Schur with a target and no ST is fine (harmonic or not: it answers the question asked).
-  make(H, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, nullptr, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), 0);
-  EPSDestroy(&eps);
-  // (b) shift-and-invert (or Cayley) needs the stored matrix: refused on a MatShell, and when the caller says so.
-  make(F, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STSINVERT, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), PETSC_ERR_USER_INPUT);
-  EPSDestroy(&eps);
-  make(H, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STCAYLEY, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, false); }), PETSC_ERR_USER_INPUT);
-  EPSDestroy(&eps);
-  make(H, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STSINVERT, &eps);
-  EXPECT_EQ(Quietly([&] { return CheckSlepcCombination(eps, true); }), 0);
-  EPSDestroy(&eps);
-  // The folded solve itself refuses these through its options.
-  FoldedOptions opt;
-  opt.shift = midgap;
+  EXPECT_EQ(check(H, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, nullptr), 0);
+  // (b) shift-and-invert (or Cayley) needs entries: refused on the folded operator and on H computed on the fly.
+  EXPECT_EQ(check(F, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STSINVERT), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(check(H, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STSINVERT), 0);
+  TightBindingSystem sys;
+  Mat shell;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::shell, &shell), 0);
+  EXPECT_EQ(check(shell, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STCAYLEY), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(check(shell, EPSLAPACK, EPS_TARGET_MAGNITUDE, nullptr), PETSC_ERR_USER_INPUT);
+  MatDestroy(&shell);
+  // The folded type refuses them through its options: its own ST, and its inner solver's.
   EigenStates st;
-  PetscOptionsClear(nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_st_type", "sinvert");
-  EXPECT_EQ(Quietly([&] { return FoldedSolveWithSlepc(H, opt, false, &st); }), PETSC_ERR_USER_INPUT);
-  PetscOptionsClear(nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_eps_type", "arpack");
-  PetscOptionsSetValue(nullptr, "-folded_eps_target_magnitude", nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_eps_target", "0");
-  EXPECT_EQ(Quietly([&] { return FoldedSolveWithSlepc(H, opt, false, &st); }), PETSC_ERR_USER_INPUT);
+  std::string message;
+  EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -st_type sinvert", &st); }, &message), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(message, "-st_type sinvert: the folded spectrum applies H itself (choose the inner solver with -folded_eps_type)");
+  EXPECT_EQ(Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -folded_st_type sinvert", &st); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -folded_eps_type arpack -folded_eps_target_magnitude -folded_eps_target 0", &st); }),
+            PETSC_ERR_USER_INPUT);
   PetscOptionsClear(nullptr);
   MatDestroy(&F);
   MatDestroy(&H);
@@ -341,46 +313,19 @@ TEST(Folded, BadOptionsAreUserErrors) {
   Mat H = nullptr;
   double midgap = 0;
   ASSERT_NO_FATAL_FAILURE(BuildDot(&H, &midgap));
-  FoldedOptions opt;
-  for (const char *nev : {"0", "-3"}) {
-    PetscOptionsClear(nullptr);
-    PetscOptionsSetValue(nullptr, "-folded_nev", nev);
-    EXPECT_EQ(Quietly([&] { return FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt); }), PETSC_ERR_USER_INPUT) << nev;
-  }
-  PetscOptionsClear(nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_shift", "nan");
-  EXPECT_NE(Quietly([&] { return FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt); }), 0);
-  // -folded_solver: the two names, and one line naming the option and its values for any other.
-  PetscOptionsClear(nullptr);
-  ASSERT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), 0);
-  EXPECT_EQ(opt.solver, FoldedSolver::slepc);
-  PetscOptionsSetValue(nullptr, "-folded_solver", "lanczos");
-  ASSERT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), 0);
-  EXPECT_EQ(opt.solver, FoldedSolver::lanczos);
-  PetscOptionsSetValue(nullptr, "-folded_solver", "arnoldi");
-  std::string message;
-  PetscPushErrorHandler(
-    [](MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) -> PetscErrorCode {
-      if (p == PETSC_ERROR_INITIAL) *(std::string *)ctx = mess ? mess : "";
-      return n;
-    },
-    &message);
-  EXPECT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), PETSC_ERR_USER_INPUT);
-  PetscPopErrorHandler();
-  EXPECT_EQ(message, "-folded_solver arnoldi is not a folded-spectrum solver (slepc or lanczos)");
-  // Values that read but cannot be solved: more states than H has, a shift outside the spectrum.
-  PetscOptionsClear(nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_nev", "100000");
-  ASSERT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), 0);
-  EXPECT_EQ(opt.nev, 100000);
   EigenStates st;
-  EXPECT_EQ(Quietly([&] { return FoldedSolveWithSlepc(H, opt, false, &st); }), PETSC_ERR_USER_INPUT);
-  PetscOptionsClear(nullptr);
-  PetscOptionsSetValue(nullptr, "-folded_shift", "1e4");
-  ASSERT_EQ(FoldedOptionsFromOptions(PETSC_COMM_WORLD, midgap, &opt), 0);
-  EXPECT_EQ(opt.shift, 1e4);
-  EXPECT_EQ(opt.nev, 8);
-  EXPECT_EQ(Quietly([&] { return FoldedSolveWithSlepc(H, opt, false, &st); }), PETSC_ERR_USER_INPUT);
+  struct Case {
+    const char *options, *message;
+  };
+  const std::string outside = "-eps_target 10000. eV is outside the spectrum of H (|E| <= ";
+  for (const Case &c : {Case{"-eps_type folded -eps_target 1e4", outside.c_str()},
+                        Case{"-eps_type folded -eps_target nan", nullptr}, Case{"-eps_type folded -eps_largest_real", nullptr}}) {
+    std::string message;
+    EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, c.options, &st); }, &message), PETSC_ERR_USER_INPUT) << c.options;
+    if (c.message) EXPECT_EQ(message.rfind(c.message, 0), 0u) << message;
+    else EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("-eps_", 0), 0u) << c.options << ": " << message; // names the option
+  }
   PetscOptionsClear(nullptr);
   MatDestroy(&H);
 }

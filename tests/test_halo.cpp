@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 #include "geometry/HaloAnalysis.hpp"
 #include "study/ScalingModel.hpp"
-#include "operator/StoredHamiltonian.hpp"
+#include "operator/Hamiltonian.hpp"
 
 using namespace tbpeta;
 
@@ -42,7 +42,7 @@ TEST(Halo, CountsAgreeWithTheRanksAndWithPetscsScatter) {
       TightBindingSystem sys;
       ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
       // The serial count for the grid tbpeta chose.
-      const std::array<int, 3> grid = AnalysisGrid(sys.partition_kind, size, sys.lattice.planes());
+      const std::array<int, 3> grid = AnalysisGrid(sys.spec.partition.kind, size, sys.lattice.planes());
       EXPECT_EQ(grid, sys.partition.grid());
       const HaloCounts h = CountHalo(sys.lattice, sys.partition);
       EXPECT_EQ(h.owned[rank], sys.structure.owned);
@@ -52,12 +52,14 @@ TEST(Halo, CountsAgreeWithTheRanksAndWithPetscsScatter) {
       EXPECT_EQ(total, sys.lattice.totalAtoms());
       // PETSc's scatter of the assembled matrices.
       const int bs = sys.model.blockSize();
-      for (MatrixFormat format : {MatrixFormat::aij, MatrixFormat::baij}) {
+      for (HamiltonianKind kind : {HamiltonianKind::aij, HamiltonianKind::baij}) {
         Mat H;
-        ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, format, &H, nullptr), 0);
+        HamiltonianOptions opts;
+        opts.kind = kind;
+        ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, &H), 0);
         if (size > 1) {
-          const PetscInt ghosts = GhostColumns(H, format == MatrixFormat::baij);
-          EXPECT_EQ(ghosts, h.halo[rank] * bs) << (format == MatrixFormat::aij ? "aij" : "baij"); // every orbital of every halo atom
+          const PetscInt ghosts = GhostColumns(H, kind == HamiltonianKind::baij);
+          EXPECT_EQ(ghosts, h.halo[rank] * bs) << HamiltonianKindName(kind); // every orbital of every halo atom
         }
         MatDestroy(&H);
       }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bulk/CellSpectrum.hpp"
 #include "bulk_check_values.hpp"
 #include "system_fixture.hpp"
 #include "test_support.hpp"
@@ -109,7 +110,7 @@ TEST(Hamiltonian, HermitianToTheLastBit) {
   TightBindingSystem sys;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-cells 2,2,2 -periodic 1,0,1 -k 0.17,0.3,0.11 -dot_material InAs -dot_radius 0.5 -host_alloy AlAs,0.3", &sys), 0);
   Mat H, Ht;
-  ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
+  ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, HamiltonianOptions{}, &H), 0);
   ASSERT_EQ(MatHermitianTranspose(H, MAT_INITIAL_MATRIX, &Ht), 0);
   ASSERT_EQ(MatAXPY(Ht, -1.0, H, DIFFERENT_NONZERO_PATTERN), 0);
   PetscReal norm = -1, hnorm = 0;
@@ -131,13 +132,13 @@ TEST(Hamiltonian, SpectrumIndependentOfRanksPartitionAndMatrixType) {
   ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_SELF, o, &ref), 0);
   ASSERT_EQ(ref.size(), 64u * 10);
   for (const char *part : {"slab", "column", "cube"})
-    for (MatrixFormat f : {MatrixFormat::aij, MatrixFormat::baij}) {
+    for (HamiltonianKind f : {HamiltonianKind::aij, HamiltonianKind::baij}) {
       std::vector<double> e;
       ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, o + "-partition " + part, &e, f), 0);
       ASSERT_EQ(e.size(), ref.size());
       double diff = 0;
       for (size_t i = 0; i < e.size(); ++i) diff = std::max(diff, std::fabs(e[i] - ref[i]));
-      EXPECT_LT(diff, 1e-10) << part << (f == MatrixFormat::aij ? " aij" : " baij");
+      EXPECT_LT(diff, 1e-10) << part << " " << HamiltonianKindName(f);
     }
 }
 

@@ -10,7 +10,8 @@
 
 extern char **environ;
 
-#include "study/AllocationTracker.hpp"
+#include "solvers/RegisterSolvers.hpp"
+#include "support/Progress.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -57,8 +58,8 @@ int main(int argc, char **argv) {
     if (std::strncmp(argv[i], "--expected-ranks=", 17) == 0) expected_ranks = std::atoi(argv[i] + 17);
   // PETSc must not see the gtest/ctest arguments.
   int pargc = 1;
-  // As the application does: the solvers' "vectors held" are measured by the allocation tracker.
-  if (tbpeta::InstallAllocationTracker(0, nullptr) || SlepcInitialize(&pargc, &argv, nullptr, nullptr)) return 1;
+  if (SlepcInitialize(&pargc, &argv, nullptr, nullptr) || tbpeta::RegisterEigenSolvers()) return 1;
+  tbpeta::SetProgressInterval(0); // no progress lines in the tests' output
   int rank = tbpeta::test::commRank();
   if (rank != 0) {
     auto &listeners = testing::UnitTest::GetInstance()->listeners();

@@ -10,10 +10,9 @@
 
 #include "system_fixture.hpp"
 #include "test_support.hpp"
-#include "operator/BlockHamiltonian.hpp"
+#include "bulk/CellSpectrum.hpp"
 #include "geometry/HaloAnalysis.hpp"
-#include "solvers/LanczosSolver.hpp"
-#include "operator/StoredHamiltonian.hpp"
+#include "operator/BlockHamiltonian.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;
@@ -58,7 +57,7 @@ TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
     TightBindingSystem sys;
     ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
     Mat H;
-    ASSERT_EQ(AssembleHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
+    ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &H), 0);
     Vec x, y, z;
     MatCreateVecs(H, &x, &y);
     VecDuplicate(y, &z);
@@ -72,7 +71,7 @@ TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
     VecNorm(y, NORM_INFINITY, &yn);
     for (BlockSource source : {BlockSource::shared, BlockSource::recomputed}) {
       Mat S;
-      ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.cell.k, source, &S, nullptr), 0);
+      ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, source, &S, nullptr), 0);
       MatMult(S, x, z);
       VecAXPY(z, -1.0, y);
       PetscReal dn;
@@ -95,14 +94,11 @@ TEST(ManyRanks, LanczosFindsTheStatesOfOneRank) {
     TightBindingSystem sys;
     ASSERT_EQ(BuildFromOptions(comm, dot + (comm == PETSC_COMM_WORLD ? "-partition slab" : ""), &sys), 0);
     Mat H;
-    ASSERT_EQ(AssembleHamiltonian(comm, sys.structure, sys.model, sys.cell.k, MatrixFormat::aij, &H, nullptr), 0);
+    ASSERT_EQ(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, HamiltonianOptions{}, &H), 0);
     double vbm, cbm;
     ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-    LanczosOptions o;
-    o.kramers_block = sys.model.blockSize();
-    ASSERT_EQ(LanczosOptionsFromOptions(comm, 0.5 * (vbm + cbm), &o), 0);
     EigenStates st;
-    ASSERT_EQ(LanczosSolve(H, o, sys.structure.canonicalRows(sys.model.blockSize()), false, &st), 0);
+    ASSERT_EQ(tbpeta::test::SolveWith(H, 0.5 * (vbm + cbm), "-eps_nemo_vectors false", &st), 0);
     values[i++] = st.values;
     MatDestroy(&H);
   }

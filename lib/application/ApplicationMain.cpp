@@ -4,14 +4,19 @@
 
 #include <cstdio>
 #include <new>
+#include <string>
 
-#include "study/AllocationTracker.hpp"
+#include "application/OptionsFiles.hpp"
+#include "application/RenamedOptions.hpp"
+#include "solvers/RegisterSolvers.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/InterruptSignal.hpp"
+#include "support/Progress.hpp"
 
 namespace tbpeta {
 
 namespace {
+
 PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
   PetscInt n;
   char **names, **values;
@@ -21,18 +26,47 @@ PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
   PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   PetscFunctionReturn(0);
 }
+
+// MPI first, so that a bad -options_file is refused in one line from rank 0 before PETSc reads it; 0 or an exit code.
+int StartUp(int *argc, char ***argv, const char *help, const char *program) {
+  int rank = 0;
+  if (MPI_Init(argc, argv) != MPI_SUCCESS) return 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string problem = rank == 0 ? OptionsFileProblem(*argc, *argv) : "";
+  int length = (int)problem.size();
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (length) {
+    if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", program, problem.c_str());
+    MPI_Finalize();
+    return 1;
+  }
+  if (SlepcInitialize(argc, argv, nullptr, help)) {
+    MPI_Finalize();
+    return 1;
+  }
+  return 0;
+}
+
+// The work between start-up and finalisation; the error of the run, or 0.
+PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit_code) {
+  PetscFunctionBeginUser;
+  PetscCall(PushOneLineErrorHandler(program));
+  InstallInterruptHandlers();
+  PetscCall(RegisterEigenSolvers());
+  PetscCall(RefuseRenamedOptions(PETSC_COMM_WORLD));
+  PetscCall(ProgressFromOptions(PETSC_COMM_WORLD));
+  PetscCall(run(PETSC_COMM_WORLD, exit_code));
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run) {
-  // Before SlepcInitialize: PETSc's allocator can only be replaced before its first allocation.
-  PetscErrorCode ierr = InstallAllocationTracker(argc, argv);
-  if (!ierr) ierr = SlepcInitialize(&argc, &argv, nullptr, help);
-  if (ierr) return 1;
-  PushOneLineErrorHandler(program);
-  InstallInterruptHandlers();
+  if (int code = StartUp(&argc, &argv, help, program)) return code;
   int exit_code = 0;
+  PetscErrorCode ierr = 0;
   try {
-    ierr = run(PETSC_COMM_WORLD, &exit_code);
+    ierr = RunApplication(program, run, &exit_code);
   } catch (const std::bad_alloc &) {
     // A C++ container could not grow: one line, then stop every rank (the others may be in a collective).
     std::fprintf(stderr, "%s: error: out of memory while building the structure (use more ranks, fewer -cells, or check the memory estimate)\n", program);
@@ -47,6 +81,7 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
   if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD, program);
   PetscPopErrorHandler(); // its entry is PETSc memory (-malloc_dump reported it)
   SlepcFinalize();
+  MPI_Finalize(); // started here, so finished here (PETSc leaves an MPI it did not start)
   // Interrupted: the shell's convention, 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
   if (ierr == PETSC_ERR_SIG && InterruptSignal()) return 128 + InterruptSignal();
   return ierr || exit_code ? 1 : 0;

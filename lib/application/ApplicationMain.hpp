@@ -1,7 +1,8 @@
 #pragma once
-// The main() shared by tbpeta's executables: SLEPc/PETSc/MPI start-up, the one-line error handler, the exit
-// policy (input errors raised on every rank finalise cleanly with exit 1; any other error aborts the job so that
-// no rank waits in a collective), and the report of options that were given but not used.
+// The main() shared by tbpeta's executables: MPI, SLEPc and PETSc start-up (an -options_file that cannot be read is
+// one line, not PETSc's traceback), tbpeta's eigen-solver types registered, the one-line error handler, the exit
+// policy (input errors raised on every rank finalise cleanly with exit 1; any other error aborts the job so that no
+// rank waits in a collective), renamed options named in one line, and the report of options given but not used.
 #include <petscsys.h>
 
 namespace tbpeta {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "geometry/HaloAnalysis.hpp"
+#include "model/BulkCell.hpp"
 #include "support/ResidentMemory.hpp"
 
 namespace tbpeta {
@@ -21,19 +22,12 @@ constexpr double kMB = 1048576.0;
 // Bytes of H of kind `hopts` per owned atom and per structure, from periodic bulk cells of 1 and 2 cubic cells of the
 // host (8 and 64 atoms, every bond present, no halo).
 PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const HamiltonianOptions &hopts, double *per_atom, double *constant) {
-  TightBindingModel bulk = sys.model;
-  bulk.materials = {sys.model.materials[0]};
-  bulk.vbo = {sys.model.vbo[0]};
   double bytes[2];
   PetscFunctionBeginUser;
   for (int n = 1; n <= 2; ++n) {
-    const ZincblendeLattice lattice({n, n, n}, {true, true, true});
-    const PlanePartition partition(lattice.planes(), {1, 1, 1});
-    Nanostructure nano;
-    Structure s;
-    PetscCall(Nanostructure::Create(PETSC_COMM_SELF, NanostructureSpec{}, {bulk.materials[0].material}, lattice, sys.a_nm, &nano));
-    PetscCall(Structure::Create(PETSC_COMM_SELF, lattice, partition, nano, &s));
-    bytes[n - 1] = EstimateHamiltonianBytes(s, bulk, hopts);
+    BulkCell cell;
+    PetscCall(CreateBulkCell(sys.model, 0, n, &cell));
+    bytes[n - 1] = EstimateHamiltonianBytes(cell.structure, cell.model, hopts);
   }
   *per_atom = (bytes[1] - bytes[0]) / 56.0;
   *constant = std::max(0.0, bytes[0] - 8 * *per_atom);
@@ -51,12 +45,12 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   const double bs = sys.model.blockSize();
   PetscCall(HamiltonianBytesPerAtom(sys, hopts, &per_atom, &constant));
   bool open = false;
-  for (int a = 0; a < 3; ++a) open = open || !sys.cell.periodic[a];
+  for (int a = 0; a < 3; ++a) open = open || !sys.spec.cell.periodic[a];
   MemoryEstimate e;
   // Structure: per owned atom its site, material, displacement, bonds and wraps; per halo atom its site, material,
-  // displacement, global index and owner.
+  // displacement and global index.
   const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + 3 * sizeof(double) + 4 * sizeof(int) + 12;
-  const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + 3 * sizeof(double) + sizeof(PetscInt) + sizeof(int);
+  const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + 3 * sizeof(double) + sizeof(PetscInt);
   e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
   // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.
   e.hamiltonian = per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
@@ -111,7 +105,7 @@ PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, con
     std::snprintf(text, sizeof text, "-hamiltonian shell (then %.0f MB per rank)", on_the_fly.total() / kMB);
     hints += (hints.empty() ? "" : ", ") + std::string(text);
   }
-  if (est.vectors > 0.25 * est.total()) hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-lanczos_nev_valence/-lanczos_nev_conduction, -eps_nev)");
+  if (est.vectors > 0.25 * est.total()) hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-eps_nev)");
   SETERRQ(comm, PETSC_ERR_USER_INPUT,
           "-memory_limit: this run needs about %.0f MB per rank (structure %.0f MB, H %s %.0f MB, %" PetscInt_FMT " solver vectors %.0f MB, runtime %.0f MB) but %s %.0f MB per rank; to fit, use %s",
           est.total() / kMB, est.structure / kMB, HamiltonianKindName(hopts.kind), est.hamiltonian / kMB, est.vectors_held, est.vectors / kMB, est.runtime / kMB,

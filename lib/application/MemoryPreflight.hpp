@@ -4,8 +4,8 @@
 // available on the node shared by its ranks) with the option that would make it fit.
 #include <petscsys.h>
 
-#include "operator/Hamiltonian.hpp"
 #include "model/TightBindingSystem.hpp"
+#include "operator/Hamiltonian.hpp"
 
 namespace tbpeta {
 

@@ -1,28 +1,18 @@
 #include "bulk/BandStructure.hpp"
 
-#include <petscblaslapack.h>
-
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <sstream>
 
-#include "geometry/Nanostructure.hpp"
-#include "geometry/PlanePartition.hpp"
-#include "operator/StoredHamiltonian.hpp"
+#include "bulk/CellSpectrum.hpp"
 
 namespace tbpeta {
 
 namespace {
 
 using Complex = std::complex<double>;
-
-// Divide and conquer (zheevd in complex builds): several times faster than zheev with eigenvectors; PETSc's
-// petscblaslapack.h has no name for it, so declare it with PETSc's own name mangling.
-#define TbpetaLAPACKheevd_ PETSCBLAS(heevd, HEEVD)
-extern "C" void TbpetaLAPACKheevd_(const char *, const char *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *, PetscReal *, PetscScalar *, const PetscBLASInt *,
-                                   PetscReal *, const PetscBLASInt *, PetscBLASInt *, const PetscBLASInt *, PetscBLASInt *);
 
 // fcc lattice translations in planes (a/4) that are not translations of the cubic cell, with the identity.
 constexpr std::array<std::array<int, 3>, 4> kFccTranslations = {{{0, 0, 0}, {0, 2, 2}, {2, 0, 2}, {2, 2, 0}}};
@@ -131,33 +121,26 @@ std::vector<PathSample> SamplePath(const BandPath &path) {
 
 PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, BulkBands *out) {
   BulkBands b;
-  const ZincblendeLattice lattice({1, 1, 1}, {true, true, true});
-  const PlanePartition partition(lattice.planes(), {1, 1, 1});
-  Nanostructure nano;
   PetscFunctionBeginUser;
-  PetscCheck(material >= 0 && material < (int)model.materials.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "material index %d out of range", material);
-  b.model_ = model;
-  b.model_.materials = {model.materials[material]};
-  b.model_.vbo = {model.vbo[material]};
-  PetscCall(Nanostructure::Create(PETSC_COMM_SELF, NanostructureSpec{}, {b.model_.materials[0].material}, lattice, b.model_.materials[0].a_lattice / 10, &nano));
-  PetscCall(Structure::Create(PETSC_COMM_SELF, lattice, partition, nano, &b.cell_));
-  PetscCheck(b.cell_.owned == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic cell has %" PetscInt_FMT " atoms, expected 8", b.cell_.owned);
+  PetscCall(CreateBulkCell(model, material, 1, &b.cell_));
+  const Structure &s = b.cell_.structure;
+  const auto &planes = s.lattice.planes();
+  PetscCheck(s.owned == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic cell has %" PetscInt_FMT " atoms, expected 8", s.owned);
   // T_t: atom r takes the coefficients of the atom at r + t, wrapped into the cell.
   for (int t = 0; t < 4; ++t)
     for (int i = 0; i < 8; ++i) {
-      const PlaneIndex r = b.cell_.sites[i];
+      const PlaneIndex r = s.sites[i];
       const int c[3] = {r.x + kFccTranslations[t][0], r.y + kFccTranslations[t][1], r.z + kFccTranslations[t][2]};
       Image im;
       PlaneIndex q;
       int *qc[3] = {&q.x, &q.y, &q.z};
       for (int a = 0; a < 3; ++a) {
-        const int p = lattice.planes()[a];
-        *qc[a] = ((c[a] % p) + p) % p;
+        *qc[a] = ((c[a] % planes[a]) + planes[a]) % planes[a];
         im.wrap[a] = c[a] - *qc[a];
       }
       im.atom = -1;
       for (int j = 0; j < 8; ++j)
-        if (b.cell_.sites[j] == q) im.atom = j;
+        if (s.sites[j] == q) im.atom = j;
       PetscCheck(im.atom >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fcc translation of atom %d leaves the lattice", i);
       b.images_[t][i] = im;
     }
@@ -166,39 +149,13 @@ PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, B
 }
 
 PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
-  const int bs = model_.blockSize();
+  const int bs = model().blockSize();
   const PetscBLASInt n = 8 * bs;
-  Mat H;
+  std::vector<double> w;
+  std::vector<PetscScalar> A; // column j: the eigenvector of w[j]
   PetscFunctionBeginUser;
-  PetscCall(AssembleHamiltonian(PETSC_COMM_SELF, cell_, model_, k, MatrixFormat::aij, &H, nullptr));
-  PetscInt rows, r0, r1;
-  PetscCall(MatGetSize(H, &rows, nullptr));
-  PetscCheck(rows == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %" PetscInt_FMT " rows, expected %d", rows, (int)n);
-  std::vector<PetscScalar> A((size_t)n * n, 0.0); // column-major, becomes the eigenvectors
-  PetscCall(MatGetOwnershipRange(H, &r0, &r1));
-  for (PetscInt r = r0; r < r1; ++r) {
-    PetscInt nc;
-    const PetscInt *cols;
-    const PetscScalar *vals;
-    PetscCall(MatGetRow(H, r, &nc, &cols, &vals));
-    for (PetscInt c = 0; c < nc; ++c) A[(size_t)cols[c] * n + r] = vals[c];
-    PetscCall(MatRestoreRow(H, r, &nc, &cols, &vals));
-  }
-  PetscCall(MatDestroy(&H));
-
-  // Dense Hermitian eigenproblem, eigenvectors in A's columns, eigenvalues ascending.
-  std::vector<PetscReal> w(n);
-  PetscBLASInt lwork = -1, lrwork = -1, liwork = -1, iquery = 0, info = 0;
-  PetscScalar query;
-  PetscReal rquery;
-  TbpetaLAPACKheevd_("V", "L", &n, A.data(), &n, w.data(), &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK heevd workspace query failed (info %d)", (int)info);
-  lwork = (PetscBLASInt)PetscRealPart(query), lrwork = (PetscBLASInt)rquery, liwork = iquery;
-  std::vector<PetscScalar> work(lwork);
-  std::vector<PetscReal> rwork(lrwork);
-  std::vector<PetscBLASInt> iwork(liwork);
-  TbpetaLAPACKheevd_("V", "L", &n, A.data(), &n, w.data(), work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK heevd failed (info %d)", (int)info);
+  PetscCall(CellEigenpairs(cell_, k, &w, &A));
+  PetscCheck((PetscBLASInt)w.size() == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %zu rows, expected %d", w.size(), (int)n);
 
   // Projector phases: exp(-i k.t) for each t, exp(i k.W) for each image.
   Complex tphase[4];
@@ -241,14 +198,6 @@ PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
   }
   PetscCheck((int)energies->size() == bandCount(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "unfolding at k = (%g, %g, %g) gave %zu primitive bands, expected %d", k[0], k[1], k[2],
              energies->size(), bandCount());
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PrimitiveBands(const TightBindingModel &model, int material, KPoint k, std::vector<double> *energies) {
-  BulkBands b;
-  PetscFunctionBeginUser;
-  PetscCall(BulkBands::Create(model, material, &b));
-  PetscCall(b.At(k, energies));
   PetscFunctionReturn(0);
 }
 

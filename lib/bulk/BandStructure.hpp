@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "geometry/Structure.hpp"
-#include "model/TightBindingModel.hpp"
+#include "model/BulkCell.hpp"
 
 namespace tbpeta {
 
@@ -65,23 +64,19 @@ public:
   static PetscErrorCode Create(const TightBindingModel &model, int material, BulkBands *out);
   // All primitive band energies at k (eV, absolute, ascending); exactly bandCount() of them.
   PetscErrorCode At(KPoint k, std::vector<double> *energies) const;
-  int bandCount() const { return 2 * model_.blockSize(); }
-  int valenceBands() const { return 4 * (model_.spin_orbit ? 2 : 1); } // 4 per atom pair, x2 with spin
-  double latticeConstant() const { return model_.materials[0].a_lattice; } // Angstrom
-  const TightBindingModel &model() const { return model_; }
+  int bandCount() const { return 2 * model().blockSize(); }
+  int valenceBands() const { return 4 * (model().spin_orbit ? 2 : 1); } // 4 per atom pair, x2 with spin
+  double latticeConstant() const { return model().materials[0].a_lattice; } // Angstrom
+  const TightBindingModel &model() const { return cell_.model; }
 
 private:
-  TightBindingModel model_; // the one material
-  Structure cell_;
+  BulkCell cell_; // the one material's cubic cell
   struct Image {
     int atom;                // site index of r' = r + t wrapped into the cell
     std::array<int, 3> wrap; // W in planes
   };
   std::array<std::array<Image, 8>, 4> images_; // per fcc translation t, per atom r
 };
-
-// Convenience: the primitive bands of `material` of `model` at k.
-PetscErrorCode PrimitiveBands(const TightBindingModel &model, int material, KPoint k, std::vector<double> *energies);
 
 // m*/m0 of band `band` at k along `direction` (any length; normalised), from a central second difference with step
 // kMassStep: m*/m0 = 2 hbar^2/(2 m0) / (d2E/dk2). Negative for a band curving down (a hole has -m).

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <cstdio>
 #include <sstream>
 
-#include "geometry/SupercellSpec.hpp"
+#include "support/CounterHash.hpp"
+#include "support/OptionLists.hpp"
 
 namespace tbpeta {
 
@@ -32,45 +34,42 @@ PetscErrorCode ParseAlloy(MPI_Comm comm, const char *option, const char *value, 
   PetscFunctionReturn(0);
 }
 
-// splitmix64: a counter-based hash, so a cation's draw depends only on (seed, canonical index).
-inline std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+// A cation's draw depends only on (seed, canonical index, stream).
 inline double uniform(std::uint64_t seed, std::uint64_t index, std::uint64_t stream) {
-  return (splitmix64(splitmix64(seed ^ (stream * 0xd1b54a32d192ed03ULL)) + index) >> 11) * 0x1.0p-53;
+  return UnitInterval(MixBits(MixBits(seed ^ (stream * 0xd1b54a32d192ed03ULL)) + index));
 }
 } // namespace
 
-PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, NanostructureSpec *spec) {
+PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, const NanostructureSpec &defaults, NanostructureSpec *spec) {
   char dot[64] = "", host_alloy[128] = "", dot_alloy[128] = "";
   const char *shapes[] = {"none", "sphere", "dome", "box", "DotShape", "DOT_", nullptr};
-  PetscEnum shape = (PetscEnum)DotShape::sphere;
-  PetscBool shape_set = PETSC_FALSE, ha_set = PETSC_FALSE, da_set = PETSC_FALSE, set = PETSC_FALSE;
-  PetscReal radius = 2.0;
-  PetscInt wl = 0, seed = 0;
-  NanostructureSpec s;
+  PetscEnum shape = (PetscEnum)(defaults.shape == DotShape::none ? DotShape::sphere : defaults.shape);
+  PetscBool dot_set = PETSC_FALSE, shape_set = PETSC_FALSE, ha_set = PETSC_FALSE, da_set = PETSC_FALSE, set = PETSC_FALSE, center_set = PETSC_FALSE;
+  PetscReal radius = defaults.radius > 0 ? defaults.radius : 2.0;
+  PetscInt wl = defaults.wetting_layers, seed = (PetscInt)defaults.seed;
+  double size[3] = {4, 4, 4}, center[3] = {0, 0, 0};
+  NanostructureSpec s = defaults;
 
   PetscFunctionBeginUser;
+  std::snprintf(dot, sizeof dot, "%s", defaults.dot_material.c_str());
+  for (int a = 0; a < 3; ++a)
+    if (defaults.size[a] > 0) size[a] = defaults.size[a];
   PetscOptionsBegin(comm, nullptr, "Nanostructure (embedded dot and alloys)", "tbpeta");
-  PetscCall(PetscOptionsString("-dot_material", "Material of the embedded dot (none by default)", "tbpeta", dot, dot, sizeof(dot), nullptr));
-  PetscCall(PetscOptionsEnum("-dot_shape", "Dot shape: sphere, dome (half sphere on a wetting layer) or box", "tbpeta", shapes, shape, &shape, &shape_set));
+  PetscCall(PetscOptionsString("-dot_material", "Material of the embedded dot (empty: no dot)", "tbpeta", dot, dot, sizeof(dot), &dot_set));
+  PetscCall(PetscOptionsEnum("-dot_shape", "Dot shape: sphere, dome (half sphere on a wetting layer), box, or none (no dot)", "tbpeta", shapes, shape, &shape, &shape_set));
   PetscCall(PetscOptionsReal("-dot_radius", "Dot radius (nm) of a sphere or dome", "tbpeta", radius, &radius, nullptr));
   PetscCall(PetscOptionsInt("-dot_wetting_layers", "Wetting-layer thickness under a dome, in monolayers of a/2", "tbpeta", wl, &wl, nullptr));
   PetscCall(PetscOptionsString("-host_alloy", "Random cation alloy of the host: MATERIAL,x (e.g. AlAs,0.3 for Al0.3Ga0.7As)", "tbpeta", host_alloy, host_alloy, sizeof(host_alloy), &ha_set));
   PetscCall(PetscOptionsString("-dot_alloy", "Random cation alloy inside the dot: MATERIAL,x", "tbpeta", dot_alloy, dot_alloy, sizeof(dot_alloy), &da_set));
   PetscCall(PetscOptionsInt("-alloy_seed", "Seed of the alloy disorder (the same atoms on any number of ranks)", "tbpeta", seed, &seed, nullptr));
   PetscOptionsEnd();
-  double size[3] = {4, 4, 4}, center[3] = {0, 0, 0};
-  PetscCall(OptionsGetRealTuple(comm, "-dot_size", "Box dot size x,y,z (nm) (default 4,4,4)", 3, size, &set));
-  PetscBool center_set = PETSC_FALSE;
+  PetscCall(OptionsGetRealTuple(comm, "-dot_size", "Box dot size x,y,z (nm)", 3, size, &set));
   PetscCall(OptionsGetRealTuple(comm, "-dot_center", "Dot centre x,y,z (nm) (default: supercell centre; base centre for a dome)", 3, center, &center_set));
-  s.center_set = center_set;
+  s.center_set = center_set || defaults.center_set;
 
-  s.dot_material = dot;
-  PetscCheck(!shape_set || (DotShape)shape != DotShape::none || s.dot_material.empty(), comm, PETSC_ERR_USER_INPUT, "-dot_shape none conflicts with -dot_material %s", dot);
+  // -dot_shape none removes a dot the defaults had; with a -dot_material of the user's own it is a contradiction.
+  PetscCheck(!shape_set || (DotShape)shape != DotShape::none || !dot_set || !dot[0], comm, PETSC_ERR_USER_INPUT, "-dot_shape none conflicts with -dot_material %s", dot);
+  s.dot_material = shape_set && (DotShape)shape == DotShape::none ? "" : dot;
   s.shape = s.dot_material.empty() ? DotShape::none : (DotShape)shape;
   PetscCheck(s.dot_material.empty() || s.shape != DotShape::none, comm, PETSC_ERR_USER_INPUT, "-dot_shape: must be sphere, dome or box when -dot_material is given");
   PetscCheck(radius > 0, comm, PETSC_ERR_USER_INPUT, "-dot_radius: %g nm; the radius must be positive", (double)radius);
@@ -81,7 +80,7 @@ PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, NanostructureSpec *sp
   s.wetting_layers = (int)wl;
   for (int a = 0; a < 3; ++a) {
     s.size[a] = size[a];
-    s.center[a] = center[a];
+    if (center_set) s.center[a] = center[a];
   }
   if (ha_set) PetscCall(ParseAlloy(comm, "-host_alloy", host_alloy, &s.host_alloy_material, &s.host_alloy_x));
   if (da_set) {

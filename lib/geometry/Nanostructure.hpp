@@ -34,8 +34,9 @@ struct NanostructureSpec {
   std::vector<std::pair<std::string, std::string>> extraMaterials() const;
 };
 
-// Reads the dot and alloy options (names and numbers only; geometry is checked by Nanostructure::Create).
-PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, NanostructureSpec *spec);
+// Reads the dot and alloy options (names and numbers only; geometry is checked by Nanostructure::Create); an option
+// that is not given keeps its value in `defaults` (and -help shows it). Collective.
+PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, const NanostructureSpec &defaults, NanostructureSpec *spec);
 
 class Nanostructure {
 public:

@@ -77,47 +77,51 @@ int PlanePartition::ownerOf(PlaneIndex p) const {
   return rankOf({ownerOnAxis(0, p.x), ownerOnAxis(1, p.y), ownerOnAxis(2, p.z)});
 }
 
-PetscErrorCode PlanePartitionFromOptions(MPI_Comm comm, std::array<int, 3> planes, PlanePartition *partition, PartitionKind *kind) {
-  PetscMPIInt size;
+PetscErrorCode PartitionSpecFromOptions(MPI_Comm comm, PartitionSpec *spec) {
   const char *kinds[] = {"slab", "column", "cube", "PartitionKind", "PARTITION_", nullptr};
   PetscEnum k = (PetscEnum)PartitionKind::cube;
   PetscInt g[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
   PetscBool set[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
-
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, nullptr, "Domain decomposition of the atomic planes", "tbpeta");
   PetscCall(PetscOptionsEnum("-partition", "Process grid over the atomic planes: slab (x only), column (x,y), cube (x,y,z)", "tbpeta", kinds, k, &k, nullptr));
   PetscCall(PetscOptionsInt("-da_processors_x", "Ranks along x (with -da_processors_y/z: an explicit grid that wins over -partition)", "tbpeta", g[0], &g[0], &set[0]));
   PetscCall(PetscOptionsInt("-da_processors_y", "Ranks along y", "tbpeta", g[1], &g[1], &set[1]));
   PetscCall(PetscOptionsInt("-da_processors_z", "Ranks along z", "tbpeta", g[2], &g[2], &set[2]));
   PetscOptionsEnd();
-  *kind = (PartitionKind)k;
+  spec->kind = (PartitionKind)k;
+  for (int a = 0; a < 3; ++a) {
+    PetscCheck(!set[a] || g[a] >= 1, comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %" PetscInt_FMT " is not a positive rank count", "xyz"[a], g[a]);
+    spec->grid[a] = set[a] ? (int)g[a] : 0;
+  }
+  PetscFunctionReturn(0);
+}
 
+PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec, PlanePartition *partition) {
+  PetscMPIInt size;
   std::array<int, 3> grid{1, 1, 1};
-  if (set[0] || set[1] || set[2]) {
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  const auto &g = spec.grid;
+  if (g[0] || g[1] || g[2]) {
     // Unset axes share the remaining ranks, filled from x (like DMDA's PETSC_DECIDE, simplified).
     int known = 1;
-    for (int a = 0; a < 3; ++a) {
-      PetscCheck(!set[a] || g[a] >= 1, comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %" PetscInt_FMT " is not a positive rank count", "xyz"[a], g[a]);
-      if (set[a]) known *= (int)g[a];
-    }
-    PetscCheck(size % known == 0, comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid (%s x %s x %s) does not multiply to the %d ranks", set[0] ? std::to_string(g[0]).c_str() : "?", set[1] ? std::to_string(g[1]).c_str() : "?", set[2] ? std::to_string(g[2]).c_str() : "?", size);
+    for (int a = 0; a < 3; ++a)
+      if (g[a]) known *= g[a];
+    const auto shown = [&](int a) { return g[a] ? std::to_string(g[a]) : std::string("?"); };
+    PetscCheck(size % known == 0, comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid (%s x %s x %s) does not multiply to the %d ranks", shown(0).c_str(), shown(1).c_str(), shown(2).c_str(), size);
     int rest = size / known;
     for (int a = 0; a < 3; ++a) {
-      if (set[a]) grid[a] = (int)g[a];
-      else {
-        grid[a] = rest;
-        rest = 1;
-      }
+      grid[a] = g[a] ? g[a] : rest;
+      if (!g[a]) rest = 1;
     }
     PetscCheck(grid[0] * grid[1] * grid[2] == size, comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid %d x %d x %d does not multiply to the %d ranks", grid[0], grid[1], grid[2], size);
     for (int a = 0; a < 3; ++a)
       PetscCheck(grid[a] <= planes[a], comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %d ranks along %c but the supercell has only %d atomic planes there (4 per cell of -cells)", "xyz"[a], grid[a], "xyz"[a], planes[a]);
   } else {
-    PetscCheck(PlanePartition::chooseGrid(*kind, size, planes, &grid), comm, PETSC_ERR_USER_INPUT,
-               "-partition %s: no %s grid of %d ranks gives every rank a plane of the %d x %d x %d atomic planes (use more -cells or fewer ranks)", partitionName(*kind),
-               partitionName(*kind), size, planes[0], planes[1], planes[2]);
+    PetscCheck(PlanePartition::chooseGrid(spec.kind, size, planes, &grid), comm, PETSC_ERR_USER_INPUT,
+               "-partition %s: no %s grid of %d ranks gives every rank a plane of the %d x %d x %d atomic planes (use more -cells or fewer ranks)", partitionName(spec.kind),
+               partitionName(spec.kind), size, planes[0], planes[1], planes[2]);
   }
   *partition = PlanePartition(planes, grid);
   PetscFunctionReturn(0);

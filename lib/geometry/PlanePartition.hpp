@@ -49,9 +49,17 @@ private:
   std::array<int, 3> planes_{0, 0, 0}, grid_{1, 1, 1};
 };
 
-// Reads -partition slab|column|cube (default cube) and -da_processors_x/y/z (which win over -partition), and
-// returns the grid for the communicator's size, or a one-line PETSC_ERR_USER_INPUT error naming the option when
-// the grid does not multiply to the ranks or leaves a rank without a plane.
-PetscErrorCode PlanePartitionFromOptions(MPI_Comm comm, std::array<int, 3> planes, PlanePartition *partition, PartitionKind *kind);
+// How the ranks are laid over the planes: a kind (-partition) or an explicit grid (-da_processors_x/y/z, 0 = chosen).
+struct PartitionSpec {
+  PartitionKind kind = PartitionKind::cube;
+  std::array<int, 3> grid{0, 0, 0};
+};
+
+// Reads -partition slab|column|cube (default cube) and -da_processors_x/y/z (which win over -partition). Collective.
+PetscErrorCode PartitionSpecFromOptions(MPI_Comm comm, PartitionSpec *spec);
+
+// The partition of `planes` over the ranks of comm, or a one-line PETSC_ERR_USER_INPUT error naming the option when
+// the grid does not multiply to the ranks or leaves a rank without a plane. Collective.
+PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec, PlanePartition *partition);
 
 } // namespace tbpeta

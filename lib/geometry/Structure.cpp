@@ -32,12 +32,107 @@ std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
   return {p.x * q + displacement[site][0], p.y * q + displacement[site][1], p.z * q + displacement[site][2]};
 }
 
-std::vector<PetscInt> Structure::canonicalRows(int block_size) const {
-  std::vector<PetscInt> rows((size_t)owned * block_size);
-  for (PetscInt i = 0; i < owned; ++i)
-    for (int r = 0; r < block_size; ++r) rows[(size_t)i * block_size + r] = (PetscInt)lattice.canonicalIndex(sites[i]) * block_size + r;
-  return rows;
+std::vector<PetscInt> Structure::canonicalAtoms() const {
+  std::vector<PetscInt> atoms(owned);
+  for (PetscInt i = 0; i < owned; ++i) atoms[i] = (PetscInt)lattice.canonicalIndex(sites[i]);
+  return atoms;
 }
+
+namespace {
+
+// The atom sites inside this rank's box, in the box's lexicographic order.
+PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
+  PetscFunctionBeginUser;
+  s->sites.reserve(s->owned + s->owned / 4);
+  for (int x = s->box.lo[0]; x < s->box.hi[0]; ++x)
+    for (int y = s->box.lo[1]; y < s->box.hi[1]; ++y) {
+      const int r = ZincblendeLattice::lineResidue(x, y);
+      if (r < 0) continue;
+      for (int z = s->box.lo[2] + ((r - s->box.lo[2]) % 4 + 4) % 4; z < s->box.hi[2]; z += 4) s->sites.push_back({x, y, z});
+    }
+  PetscCheck((PetscInt)s->sites.size() == s->owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "atom enumeration disagrees with the box count");
+  PetscFunctionReturn(0);
+}
+
+// The bonds of the owned atoms, from the lattice; a neighbour outside the box becomes a halo atom (once).
+void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
+  const BoxIndexer mine(s->box);
+  std::unordered_map<long long, int> halo_site; // canonical index -> site index
+  std::unordered_map<int, BoxIndexer> indexers; // neighbour ranks' boxes, built once each
+  s->bonds.resize(s->owned);
+  s->wraps.resize(s->owned);
+  for (PetscInt i = 0; i < s->owned; ++i) {
+    const PlaneIndex p = s->sites[i];
+    auto &w = s->wraps[i];
+    for (int b = 0; b < 4; ++b) {
+      PlaneIndex q;
+      std::array<int, 3> wrap;
+      for (int a = 0; a < 3; ++a) w[3 * b + a] = 0;
+      if (!s->lattice.neighbour(p, b, &q, &wrap)) {
+        s->bonds[i][b] = -1;
+        continue;
+      }
+      for (int a = 0; a < 3; ++a) w[3 * b + a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
+      if (s->box.contains(q)) {
+        s->bonds[i][b] = mine.localIndex(q);
+        continue;
+      }
+      auto [it, fresh] = halo_site.emplace(s->lattice.canonicalIndex(q), (int)s->sites.size());
+      s->bonds[i][b] = it->second;
+      if (!fresh) continue;
+      const int owner = s->partition.ownerOf(q);
+      auto ind = indexers.find(owner);
+      if (ind == indexers.end()) ind = indexers.emplace(owner, BoxIndexer(s->partition.box(owner))).first;
+      s->sites.push_back(q);
+      s->halo_global.push_back(offsets[owner] + ind->second.localIndex(q));
+    }
+  }
+}
+
+// The halo in ascending global order, so that the off-process columns of H come sorted.
+void SortHalo(Structure *s) {
+  const PetscInt nh = (PetscInt)s->halo_global.size();
+  std::vector<PetscInt> order(nh), new_site(nh), hg(nh);
+  std::vector<PlaneIndex> hs(nh);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return s->halo_global[a] < s->halo_global[b]; });
+  for (PetscInt t = 0; t < nh; ++t) {
+    new_site[order[t]] = s->owned + t;
+    hs[t] = s->sites[s->owned + order[t]];
+    hg[t] = s->halo_global[order[t]];
+  }
+  std::copy(hs.begin(), hs.end(), s->sites.begin() + s->owned);
+  s->halo_global = std::move(hg);
+  for (auto &bond : s->bonds)
+    for (auto &j : bond)
+      if (j >= s->owned) j = (int)new_site[j - s->owned];
+}
+
+// Cations take the material of their region; an owned anion is labelled with the most common material of its bonded
+// cations (its on-site energies are the average over them: HamiltonianBlocks).
+void AssignMaterials(const Nanostructure &nano, Structure *s) {
+  s->material.assign(s->sites.size(), kNoMaterial);
+  for (size_t i = 0; i < s->sites.size(); ++i)
+    if (ZincblendeLattice::sublatticeOf(s->sites[i]) == Sublattice::cation) s->material[i] = nano.cationMaterial(s->sites[i]);
+  for (PetscInt i = 0; i < s->owned; ++i) {
+    if (s->sublattice(i) != Sublattice::anion) continue;
+    int votes[256] = {0};
+    std::uint8_t best = 0;
+    int best_votes = 0;
+    for (int b = 0; b < 4; ++b) {
+      const int j = s->bonds[i][b];
+      if (j < 0) continue;
+      const std::uint8_t m = s->material[j];
+      if (++votes[m] > best_votes || (votes[m] == best_votes && m < best)) {
+        best_votes = votes[m];
+        best = m;
+      }
+    }
+    s->material[i] = best;
+  }
+}
+
+} // namespace
 
 PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out) {
   PetscMPIInt rank, size;
@@ -53,112 +148,23 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   s.partition = partition;
   s.rank = rank;
   s.box = partition.box(rank);
-  const BoxIndexer mine(s.box);
-  s.owned = mine.count();
-
+  s.owned = BoxIndexer(s.box).count();
   // Global numbering: rank offsets from every rank's count (one integer per rank).
   std::vector<PetscInt> counts(size), offsets(size + 1, 0);
   PetscCallMPI(MPI_Allgather(&s.owned, 1, MPIU_INT, counts.data(), 1, MPIU_INT, comm));
   for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
   s.global_offset = offsets[rank];
   s.total = offsets[size];
-
-  s.sites.reserve(s.owned + s.owned / 4);
-  for (int x = s.box.lo[0]; x < s.box.hi[0]; ++x)
-    for (int y = s.box.lo[1]; y < s.box.hi[1]; ++y) {
-      const int r = ZincblendeLattice::lineResidue(x, y);
-      if (r < 0) continue;
-      for (int z = s.box.lo[2] + ((r - s.box.lo[2]) % 4 + 4) % 4; z < s.box.hi[2]; z += 4) s.sites.push_back({x, y, z});
-    }
-  PetscCheck((PetscInt)s.sites.size() == s.owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "atom enumeration disagrees with the box count");
-
+  PetscCall(EnumerateOwnedAtoms(&s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->neighbours, 0, 0, 0, 0));
-  s.bonds.resize(s.owned);
-  s.wraps.resize(s.owned);
-  std::unordered_map<long long, int> halo_site; // canonical index -> site index
-  std::unordered_map<int, BoxIndexer> indexers; // neighbour ranks' boxes, built once each
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    const PlaneIndex p = s.sites[i];
-    for (int b = 0; b < 4; ++b) {
-      PlaneIndex q;
-      std::array<int, 3> wrap;
-      auto &w = s.wraps[i];
-      for (int a = 0; a < 3; ++a) w[3 * b + a] = 0;
-      if (!lattice.neighbour(p, b, &q, &wrap)) {
-        s.bonds[i][b] = -1;
-        continue;
-      }
-      for (int a = 0; a < 3; ++a) w[3 * b + a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
-      if (s.box.contains(q)) {
-        s.bonds[i][b] = mine.localIndex(q);
-        continue;
-      }
-      const long long key = lattice.canonicalIndex(q);
-      auto it = halo_site.find(key);
-      if (it != halo_site.end()) {
-        s.bonds[i][b] = it->second;
-        continue;
-      }
-      const int owner = partition.ownerOf(q);
-      auto ind = indexers.find(owner);
-      if (ind == indexers.end()) ind = indexers.emplace(owner, BoxIndexer(partition.box(owner))).first;
-      const int site = (int)s.sites.size();
-      s.sites.push_back(q);
-      s.halo_global.push_back(offsets[owner] + ind->second.localIndex(q));
-      s.halo_owner.push_back(owner);
-      halo_site.emplace(key, site);
-      s.bonds[i][b] = site;
-    }
-  }
-
-  // Halo in ascending global order, so the off-process columns of H come sorted.
-  {
-    const PetscInt nh = (PetscInt)s.halo_global.size();
-    std::vector<PetscInt> order(nh), new_site(nh);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return s.halo_global[a] < s.halo_global[b]; });
-    std::vector<PlaneIndex> hs(nh);
-    std::vector<PetscInt> hg(nh);
-    std::vector<int> ho(nh);
-    for (PetscInt t = 0; t < nh; ++t) {
-      new_site[order[t]] = s.owned + t;
-      hs[t] = s.sites[s.owned + order[t]];
-      hg[t] = s.halo_global[order[t]];
-      ho[t] = s.halo_owner[order[t]];
-    }
-    std::copy(hs.begin(), hs.end(), s.sites.begin() + s.owned);
-    s.halo_global = std::move(hg);
-    s.halo_owner = std::move(ho);
-    for (auto &bond : s.bonds)
-      for (auto &j : bond)
-        if (j >= s.owned) j = (int)new_site[j - s.owned];
-  }
+  FindBonds(offsets, &s);
+  SortHalo(&s);
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));
-  // Materials: cations from the nanostructure; an owned anion is labelled with the most common material of its
-  // bonded cations (its on-site energies are the average over them, see StoredHamiltonian).
-  s.material.assign(s.sites.size(), kNoMaterial);
-  for (size_t i = 0; i < s.sites.size(); ++i)
-    if (ZincblendeLattice::sublatticeOf(s.sites[i]) == Sublattice::cation) s.material[i] = nano.cationMaterial(s.sites[i]);
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    if (s.sublattice(i) != Sublattice::anion) continue;
-    int votes[256] = {0};
-    std::uint8_t best = 0;
-    int best_votes = 0;
-    for (int b = 0; b < 4; ++b) {
-      const int j = s.bonds[i][b];
-      if (j < 0) continue;
-      const std::uint8_t m = s.material[j];
-      if (++votes[m] > best_votes || (votes[m] == best_votes && m < best)) {
-        best_votes = votes[m];
-        best = m;
-      }
-    }
-    s.material[i] = best;
-  }
+  AssignMaterials(nano, &s);
   s.displacement.assign(s.sites.size(), {0.0, 0.0, 0.0});
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
   *out = std::move(s);

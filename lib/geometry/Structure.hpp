@@ -46,8 +46,7 @@ struct Structure {
   std::vector<std::array<double, 3>> displacement; // nm per site; zero (unstrained)
   std::vector<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
   std::vector<std::array<std::int8_t, 12>> wraps;  // owned atoms: per bond, wrap sign per axis (-1, 0, +1)
-  std::vector<PetscInt> halo_global;               // global index of each halo atom
-  std::vector<int> halo_owner;                     // owning rank of each halo atom
+  std::vector<PetscInt> halo_global;               // global index of each halo atom (ascending)
 
   PetscInt halo() const { return (PetscInt)halo_global.size(); }
   PetscInt globalIndex(PetscInt site) const { return site < owned ? global_offset + site : halo_global[site - owned]; }
@@ -55,10 +54,8 @@ struct Structure {
   // Position in nm (ideal site + displacement); a_nm is the lattice constant.
   std::array<double, 3> position(PetscInt site, double a_nm) const;
 
-  // For each local row of a matrix with `block_size` rows per atom, its row in the canonical (rank-independent)
-  // order: canonical atom index * block_size + row within the atom. Lets solvers seed vectors the same on any
-  // number of ranks.
-  std::vector<PetscInt> canonicalRows(int block_size) const;
+  // The canonical (rank-independent, lexicographic) index of each owned atom.
+  std::vector<PetscInt> canonicalAtoms() const;
 
   // Builds this rank's atoms, halo and bonds. Collective.
   static PetscErrorCode Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out);

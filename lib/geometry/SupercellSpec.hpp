@@ -13,10 +13,8 @@ struct SupercellSpec {
   std::array<double, 3> k{0, 0, 0}; // 2 pi / a
 };
 
-PetscErrorCode SupercellSpecFromOptions(MPI_Comm comm, SupercellSpec *spec);
-
-// Reads a comma-separated list option that must have exactly `n` entries; one-line PETSC_ERR_USER_INPUT otherwise.
-PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values, PetscBool *set);
-PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set);
+// Reads -cells, -periodic and -k; `defaults` are what an option that is not given takes (and what -help shows).
+// Collective; one-line PETSC_ERR_USER_INPUT naming the option for a bad value.
+PetscErrorCode SupercellSpecFromOptions(MPI_Comm comm, const SupercellSpec &defaults, SupercellSpec *spec);
 
 } // namespace tbpeta

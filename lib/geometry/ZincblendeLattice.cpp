@@ -1,5 +1,7 @@
 #include "geometry/ZincblendeLattice.hpp"
 
+#include <cmath>
+
 namespace tbpeta {
 
 namespace {
@@ -51,6 +53,15 @@ bool ZincblendeLattice::neighbour(PlaneIndex p, int b, PlaneIndex *q, std::array
 long long ZincblendeLattice::canonicalIndex(PlaneIndex p) const {
   // Every x plane holds planes_y/2 atom lines, each with cells_z atoms (one per 4 z planes).
   return ((long long)p.x * (planes_[1] / 2) + p.y / 2) * cells_[2] + p.z / 4;
+}
+
+bool ZincblendeLattice::timeReversalInvariant(std::array<double, 3> k) const {
+  for (int a = 0; a < 3; ++a) {
+    if (!periodic_[a]) continue;
+    const double twice = 2 * k[a] * cells_[a]; // 2k in units of the supercell's reciprocal vector
+    if (std::fabs(twice - std::round(twice)) > 1e-12) return false;
+  }
+  return true;
 }
 
 } // namespace tbpeta

@@ -46,6 +46,10 @@ public:
   // Position of the canonical (rank-independent) order: lexicographic in (x, y, z).
   long long canonicalIndex(PlaneIndex p) const;
 
+  // Whether the Bloch vector k (2 pi / a) maps to itself under k -> -k modulo the supercell's reciprocal lattice on
+  // the periodic axes, so that with spin-orbit every level has a Kramers partner (open axes play no role).
+  bool timeReversalInvariant(std::array<double, 3> k) const;
+
 private:
   std::array<int, 3> cells_{0, 0, 0}, planes_{0, 0, 0};
   std::array<bool, 3> periodic_{true, true, true};

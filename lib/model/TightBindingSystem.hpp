@@ -1,6 +1,8 @@
 #pragma once
-// Everything that defines one calculation's structure and model, built from the options in the data-flow order
-// of the architecture: supercell -> nanostructure spec -> model -> lattice -> partition -> structure.
+// Everything that defines one calculation's structure and model, in the data-flow order of the architecture:
+// supercell -> nanostructure -> model -> lattice -> partition -> structure. What the user asked for is a value
+// (SystemSpec), read from the options in one place; programs that build systems of their own (benchmarks, tests)
+// make the value instead. The atoms themselves are built last (BuildStructure), after the memory preflight.
 #include <petscsys.h>
 
 #include "geometry/Nanostructure.hpp"
@@ -11,25 +13,34 @@
 
 namespace tbpeta {
 
-struct TightBindingSystem {
+struct SystemSpec {
   SupercellSpec cell;
-  NanostructureSpec nano_spec;
+  NanostructureSpec nano;
+  ModelSpec model;
+  PartitionSpec partition;
+};
+
+// Reads every structure, model and decomposition option; options that are not given keep `defaults` (which -help
+// shows). Collective.
+PetscErrorCode SystemSpecFromOptions(MPI_Comm comm, const SystemSpec &defaults, SystemSpec *spec);
+
+struct TightBindingSystem {
+  SystemSpec spec;
   TightBindingModel model;
   ZincblendeLattice lattice;
   Nanostructure nano;
-  PartitionKind partition_kind = PartitionKind::cube;
   PlanePartition partition;
-  Structure structure;
-  double a_nm = 0; // lattice constant of the host (unstrained)
+  Structure structure; // empty until BuildStructure
+  double a_nm = 0;     // lattice constant of the host (unstrained)
 };
 
-// Reads every structure and model option; with build_structure false stops before the atoms are made (for -help).
-PetscErrorCode TightBindingSystemFromOptions(MPI_Comm comm, bool build_structure, TightBindingSystem *sys);
+// The model, lattice, nanostructure and partition of `spec` on comm, without the atoms. Collective; one-line errors for
+// a structure beyond the indices of this PETSc build, a dot outside the supercell, an impossible process grid.
+PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, TightBindingSystem *sys);
+// This rank's atoms, halo and bonds. Collective.
+PetscErrorCode BuildStructure(MPI_Comm comm, TightBindingSystem *sys);
 
-// Bulk reference of one material of a model: all eigenvalues of the periodic 8-atom cubic cell at Bloch vector k
-// (2 pi / a), assembled by the same code as any structure, on PETSC_COMM_SELF.
-PetscErrorCode BulkCellSpectrum(const TightBindingModel &model, int material, std::array<double, 3> k, std::vector<double> *values);
-// Valence-band top and conduction-band bottom of the cubic cell at Gamma (which holds the fcc Gamma and X points).
-PetscErrorCode BulkBandEdges(const TightBindingModel &model, int material, double *vbm, double *cbm);
+// The default spec, read from the options, created and (with build_structure) built: for tools and tests.
+PetscErrorCode TightBindingSystemFromOptions(MPI_Comm comm, bool build_structure, TightBindingSystem *sys);
 
 } // namespace tbpeta

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "operator/HamiltonianBlocks.hpp"
-#include "support/LogEvents.hpp"
 
 namespace tbpeta {
 
@@ -189,157 +188,165 @@ double Capacity(const std::vector<T> &v) {
   return (double)v.capacity() * sizeof(T);
 }
 
+// Fills the operator's per-atom tables (neighbours, block and phase indices, on-site configurations, interior and
+// boundary atoms) and the blocks of the chosen source, and sums H's infinity and Frobenius norms on the way (every
+// bond of one key contributes the same row sums).
+class TableBuilder {
+public:
+  TableBuilder(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op)
+    : s_(s), blocks_(blocks), op_(op), key_slot_(blocks.bondKeys(), -1), B_((size_t)op->norb * op->norb), rowsum_(op->bs), onsite_blk_((size_t)op->bs * op->bs) {}
+
+  void Atoms() {
+    if (op_->source == BlockSource::per_bond) { // exactly one block per bond: no growth beyond it
+      size_t bonds = 0;
+      for (PetscInt i = 0; i < s_.owned; ++i)
+        for (int b = 0; b < 4; ++b) bonds += s_.bonds[i][b] >= 0;
+      op_->blocks.reserve(bonds * B_.size());
+    }
+    for (PetscInt i = 0; i < s_.owned; ++i) Atom(i);
+    op_->interior.shrink_to_fit(), op_->boundary.shrink_to_fit(), op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
+  }
+  double norm_inf = 0, fro2 = 0; // this rank's
+
+private:
+  void Atom(PetscInt i) {
+    const int o = OnsiteIndex(i);
+    op_->onsite[i] = o;
+    for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)o * op_->bs + r];
+    fro2 += onsite_fro_[o];
+    bool halo_bond = false;
+    for (int b = 0; b < 4; ++b) {
+      const int j = s_.bonds[i][b];
+      op_->nbr[i][b] = j;
+      op_->block[i][b] = -1, op_->phase[i][b] = 0;
+      if (j < 0) continue;
+      halo_bond = halo_bond || j >= s_.owned;
+      Bond(i, b);
+    }
+    (halo_bond ? op_->boundary : op_->interior).push_back(i);
+    for (int r = 0; r < op_->bs; ++r) norm_inf = std::max(norm_inf, rowsum_[r]);
+  }
+
+  // The index of atom i's on-site configuration in op->onsites (a new one is added, with its norms).
+  int OnsiteIndex(PetscInt i) {
+    const HamiltonianBlocks::OnSiteTerms t = blocks_.onsiteTerms(i);
+    const bool so = op_->spins == 2;
+    for (size_t n = 0; n < op_->onsites.size(); ++n) {
+      const OnSite &o = op_->onsites[n];
+      if (o.diag == t.diag && o.passivated == t.passivated && o.passivation == t.passivation && o.spin_orbit == so && (!so || o.so == spinOrbitP(t.lambda))) return (int)n;
+    }
+    OnSite o;
+    o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = so;
+    if (so) o.so = spinOrbitP(t.lambda);
+    op_->onsites.push_back(o);
+    const int bs = op_->bs;
+    blocks_.onsite(i, onsite_blk_.data());
+    double f = 0;
+    for (int r = 0; r < bs; ++r) {
+      double sum = 0;
+      for (int c = 0; c < bs; ++c) sum += std::abs(onsite_blk_[(size_t)r * bs + c]), f += std::norm(onsite_blk_[(size_t)r * bs + c]);
+      onsite_rowsum_.push_back(sum);
+    }
+    onsite_fro_.push_back(f);
+    return (int)op_->onsites.size() - 1;
+  }
+
+  // Bond b of owned atom i: its block slot, its norms and its Bloch phase.
+  void Bond(PetscInt i, int b) {
+    const int key = blocks_.bondKey(i, b), nb = (int)B_.size();
+    int slot;
+    if (op_->source == BlockSource::recomputed) slot = key;
+    else if (op_->source == BlockSource::shared && key_slot_[key] >= 0) slot = key_slot_[key];
+    else {
+      blocks_.bondBlock(key, B_.data());
+      slot = (int)(op_->blocks.size() / nb);
+      op_->blocks.insert(op_->blocks.end(), B_.begin(), B_.end());
+      if (op_->source == BlockSource::shared) key_slot_[key] = slot;
+    }
+    op_->block[i][b] = slot;
+    const auto &[rows, f] = KeyNorms(key);
+    for (int sp = 0; sp < op_->spins; ++sp)
+      for (int r = 0; r < op_->norb; ++r) rowsum_[sp * op_->norb + r] += rows[r];
+    fro2 += f * op_->spins;
+    const Complex phase = blocks_.bondPhase(i, b);
+    if (phase == Complex(1)) return;
+    auto it = std::find(op_->phases.begin(), op_->phases.end(), phase);
+    if (it == op_->phases.end()) {
+      op_->phases.push_back(phase); // at most 255: checked by the caller through the count
+      it = op_->phases.end() - 1;
+    }
+    op_->phase[i][b] = (std::uint8_t)std::min<std::ptrdiff_t>(it - op_->phases.begin(), 255);
+  }
+
+  // Row sums of |B| and sum |B|^2 of the block of a key.
+  const std::pair<std::vector<double>, double> &KeyNorms(int key) {
+    auto it = key_norms_.find(key);
+    if (it != key_norms_.end()) return it->second;
+    const int norb = op_->norb;
+    std::vector<double> rows(norb, 0.0);
+    double f = 0;
+    blocks_.bondBlock(key, B_.data());
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) rows[r] += std::fabs(B_[r * norb + c]), f += B_[r * norb + c] * B_[r * norb + c];
+    return key_norms_[key] = {rows, f};
+  }
+
+  const Structure &s_;
+  const HamiltonianBlocks &blocks_;
+  BlockOperator *op_;
+  std::vector<int> key_slot_;
+  std::vector<double> B_, rowsum_, onsite_rowsum_, onsite_fro_;
+  std::vector<Complex> onsite_blk_;
+  std::map<int, std::pair<std::vector<double>, double>> key_norms_;
+};
+
+// The MatShell on the operator, and the halo: the rows of each halo atom gathered from their owners into a sequential
+// vector.
+PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
+  PetscInt any_halo = s.halo();
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateShell(comm, s.owned * op->bs, s.owned * op->bs, PETSC_DETERMINE, PETSC_DETERMINE, op, H));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MultBlockOperator));
+  PetscCall(MatShellSetOperation(*H, MATOP_NORM, (void (*)(void))NormBlockOperator));
+  PetscCall(MatShellSetOperation(*H, MATOP_DESTROY, (void (*)(void))DestroyBlockOperator));
+  PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
+  if (any_halo == 0) PetscFunctionReturn(0);
+  Vec x;
+  IS from;
+  PetscCall(MatCreateVecs(*H, &x, nullptr));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, s.halo() * op->bs, &op->ghost));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, op->bs, s.halo(), s.halo_global.data(), PETSC_COPY_VALUES, &from));
+  PetscCall(VecScatterCreate(x, from, op->ghost, nullptr, &op->scatter));
+  PetscCall(ISDestroy(&from));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
-PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H,
-                                      HamiltonianInfo *info) {
-  const LogEvents *ev;
+PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
   PetscFunctionBeginUser;
-  PetscCall(GetLogEvents(&ev));
-  PetscCall(PetscLogEventBegin(ev->assembly, 0, 0, 0, 0));
-  HamiltonianBlocks blocks(s, model, k);
+  const HamiltonianBlocks blocks(s, model, k);
   auto *op = new BlockOperator;
   op->source = source;
   op->bs = blocks.blockSize(), op->norb = blocks.orbitals(), op->spins = blocks.spins();
   op->apply = KernelFor(op->norb, op->spins);
   op->owned = s.owned, op->halo = s.halo();
   if (source == BlockSource::recomputed) op->model = model;
-  const int norb = op->norb, nb = norb * norb, bs = op->bs;
   op->nbr.resize(s.owned), op->block.resize(s.owned), op->phase.resize(s.owned), op->onsite.resize(s.owned);
-
-  // The distinct blocks (shared) or every bond's (per_bond); the recomputed source keeps only the keys.
-  std::vector<int> key_slot(blocks.bondKeys(), -1);
-  std::vector<double> B(nb);
-  std::vector<double> bond_rowsum; // per block: sum_c |B[r][c]| for each row r
-  std::vector<double> bond_fro;    // per block: sum |B|^2
-  std::map<int, std::pair<std::vector<double>, double>> key_norms; // for the recomputed source
-  auto norms_of = [&](const double *blk, double *rows, double *fro) {
-    *fro = 0;
-    for (int r = 0; r < norb; ++r) {
-      rows[r] = 0;
-      for (int c = 0; c < norb; ++c) rows[r] += std::fabs(blk[r * norb + c]), *fro += blk[r * norb + c] * blk[r * norb + c];
-    }
-  };
-  auto onsite_index = [&](PetscInt i) {
-    const HamiltonianBlocks::OnSiteTerms t = blocks.onsiteTerms(i);
-    for (size_t n = 0; n < op->onsites.size(); ++n) {
-      const OnSite &o = op->onsites[n];
-      if (o.diag == t.diag && o.passivated == t.passivated && o.passivation == t.passivation && o.spin_orbit == (op->spins == 2) && (op->spins == 1 || o.so == spinOrbitP(t.lambda))) return (int)n;
-    }
-    OnSite o;
-    o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = op->spins == 2;
-    if (o.spin_orbit) o.so = spinOrbitP(t.lambda);
-    op->onsites.push_back(o);
-    return (int)op->onsites.size() - 1;
-  };
-  if (source == BlockSource::per_bond) { // exactly one block per bond: no growth beyond it
-    size_t bonds = 0;
-    for (PetscInt i = 0; i < s.owned; ++i)
-      for (int b = 0; b < 4; ++b) bonds += s.bonds[i][b] >= 0;
-    op->blocks.reserve(bonds * nb);
-  }
-  std::vector<PetscInt> onsite_example; // an atom of each configuration, for the norms
-  double norm_inf = 0, fro2 = 0;
-  std::vector<double> rowsum(bs);
-  std::vector<Complex> onsite_blk((size_t)bs * bs);
-  std::vector<double> onsite_rowsum, onsite_fro;
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    const int o = onsite_index(i);
-    op->onsite[i] = o;
-    if ((size_t)o == onsite_example.size()) {
-      onsite_example.push_back(i);
-      blocks.onsite(i, onsite_blk.data());
-      double f = 0;
-      for (int r = 0; r < bs; ++r) {
-        double sum = 0;
-        for (int c = 0; c < bs; ++c) sum += std::abs(onsite_blk[(size_t)r * bs + c]), f += std::norm(onsite_blk[(size_t)r * bs + c]);
-        onsite_rowsum.push_back(sum);
-      }
-      onsite_fro.push_back(f);
-    }
-    for (int r = 0; r < bs; ++r) rowsum[r] = onsite_rowsum[(size_t)o * bs + r];
-    fro2 += onsite_fro[o];
-    bool halo_bond = false;
-    for (int b = 0; b < 4; ++b) {
-      const int j = s.bonds[i][b];
-      op->nbr[i][b] = j;
-      op->block[i][b] = -1, op->phase[i][b] = 0;
-      if (j < 0) continue;
-      halo_bond = halo_bond || j >= s.owned;
-      const int key = blocks.bondKey(i, b);
-      int slot;
-      if (source == BlockSource::recomputed) slot = key;
-      else if (source == BlockSource::shared && key_slot[key] >= 0) slot = key_slot[key];
-      else {
-        blocks.bondBlock(key, B.data());
-        slot = (int)(op->blocks.size() / nb);
-        op->blocks.insert(op->blocks.end(), B.begin(), B.end());
-        if (source == BlockSource::shared) key_slot[key] = slot;
-      }
-      op->block[i][b] = slot;
-      // Norm contributions: the same for every bond of a key.
-      if (key_norms.find(key) == key_norms.end()) {
-        blocks.bondBlock(key, B.data());
-        std::vector<double> rows(norb);
-        double f;
-        norms_of(B.data(), rows.data(), &f);
-        key_norms[key] = {rows, f};
-      }
-      const auto &[rows, f] = key_norms[key];
-      for (int sp = 0; sp < op->spins; ++sp)
-        for (int r = 0; r < norb; ++r) rowsum[sp * norb + r] += rows[r];
-      fro2 += f * op->spins;
-      const Complex phase = blocks.bondPhase(i, b);
-      if (phase != Complex(1)) {
-        auto it = std::find(op->phases.begin(), op->phases.end(), phase);
-        if (it == op->phases.end()) {
-          PetscCheck(op->phases.size() < 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
-          op->phases.push_back(phase);
-          it = op->phases.end() - 1;
-        }
-        op->phase[i][b] = (std::uint8_t)(it - op->phases.begin());
-      }
-    }
-    (halo_bond ? op->boundary : op->interior).push_back(i);
-    for (int r = 0; r < bs; ++r) norm_inf = std::max(norm_inf, rowsum[r]);
-  }
-  op->interior.shrink_to_fit(), op->boundary.shrink_to_fit(), op->blocks.shrink_to_fit(), op->onsites.shrink_to_fit();
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norm_inf, 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &fro2, 1, MPI_DOUBLE, MPI_SUM, comm));
-  op->norm_inf = norm_inf, op->norm_fro = std::sqrt(fro2);
-
-  PetscCall(MatCreateShell(comm, s.owned * bs, s.owned * bs, PETSC_DETERMINE, PETSC_DETERMINE, op, H));
-  PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MultBlockOperator));
-  PetscCall(MatShellSetOperation(*H, MATOP_NORM, (void (*)(void))NormBlockOperator));
-  PetscCall(MatShellSetOperation(*H, MATOP_DESTROY, (void (*)(void))DestroyBlockOperator));
-  PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
-
-  // The halo: the rows of each halo atom, gathered from their owners into a sequential vector.
-  PetscInt any_halo = s.halo();
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
-  if (any_halo > 0) {
-    Vec x;
-    IS from;
-    PetscCall(MatCreateVecs(*H, &x, nullptr));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, s.halo() * bs, &op->ghost));
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, bs, s.halo(), s.halo_global.data(), PETSC_COPY_VALUES, &from));
-    PetscCall(VecScatterCreate(x, from, op->ghost, nullptr, &op->scatter));
-    PetscCall(ISDestroy(&from));
-    PetscCall(VecDestroy(&x));
-  }
-  PetscCall(CountProducts(*H));
+  TableBuilder tables(s, blocks, op);
+  tables.Atoms();
+  PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
+  double norms[2] = {tables.norm_inf, tables.fro2};
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norms[0], 1, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norms[1], 1, MPI_DOUBLE, MPI_SUM, comm));
+  op->norm_inf = norms[0], op->norm_fro = std::sqrt(norms[1]);
+  PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
               Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) +
-              3.0 * (double)s.halo() * bs * sizeof(PetscScalar); // the halo vector and the scatter's send and receive buffers
-  PetscCall(PetscLogEventEnd(ev->assembly, 0, 0, 0, 0));
-  if (info) {
-    double bytes = op->bytes;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
-    PetscCall(MatGetSize(*H, &info->rows, nullptr));
-    info->block_size = bs;
-    info->bytes = bytes;
-    info->nonzeros = 0; // nothing stored entry by entry
-  }
+              3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo vector and the scatter's send and receive buffers
+  if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);
 }
 

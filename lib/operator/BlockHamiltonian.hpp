@@ -21,17 +21,16 @@
 
 #include <array>
 
-#include "operator/StoredHamiltonian.hpp"
+#include "geometry/Structure.hpp"
+#include "model/TightBindingModel.hpp"
 
 namespace tbpeta {
 
 enum class BlockSource { per_bond, shared, recomputed };
 const char *BlockSourceName(BlockSource source);
 
-// Builds the operator (MATSHELL, MAT_HERMITIAN, products counted like the stored matrix's); info->bytes is the
-// operator's own memory (its arrays, tables, halo buffer and scatter), without the solver's vectors. MatNorm
-// (1, infinity, Frobenius) is exact. Collective.
-PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H,
-                                      HamiltonianInfo *info);
+// Builds the operator (MATSHELL, MAT_HERMITIAN; MatNorm 1, infinity and Frobenius exact); *bytes (optional): this rank's
+// operator memory (its arrays, tables, halo buffer and scatter), without the solver's vectors. Collective.
+PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes);
 
 } // namespace tbpeta

@@ -1,7 +1,8 @@
 #pragma once
-// What every eigen-solver of tbpeta returns: the states it found (levels counted with their multiplicity) and the
-// counters of its run, so that solvers can be compared on the same operator.
-#include <petscvec.h>
+// What an eigen-solve returns to the application: the states it found (levels counted with their multiplicity),
+// ascending, with their residuals, and the counters of its run, so that solvers can be compared on the same
+// operator. A plain value: the eigenvectors stay in the solver (EPS) and are read one at a time (EigenSolve.hpp).
+#include <petscsys.h>
 
 #include <string>
 #include <vector>
@@ -10,21 +11,19 @@ namespace tbpeta {
 
 struct EigenStates {
   std::vector<double> values;    // eV, ascending, each state once (a Kramers pair appears twice)
-  std::vector<double> residuals; // ||H x - lambda x||_2 of each state, same order (0 where no vector was computed)
-  std::vector<Vec> vectors;      // eigenvectors when requested (same order); owned by the caller: DestroyVectors()
-  PetscInt iterations = 0;       // solver iterations (restarts for SLEPc, Lanczos steps for the Lanczos solvers)
+  std::vector<double> residuals; // ||H x - lambda x||_2 of each state (0 where no vector was computed)
+  std::vector<PetscInt> index;   // each state's index in the EPS (EPSGetEigenpair)
+  bool vectors = false;          // the solver holds the eigenvectors
+  PetscInt iterations = 0;       // EPS iterations: restarts for SLEPc's solvers, first-pass steps for nemo
   PetscInt requested = 0;        // states asked for
-  PetscInt products = 0;         // products y = Hx (or applications of the operator) during the solve
-  PetscInt vectors_held = 0;     // work vectors of matrix size the solver allocated (counted, not declared)
-  double seconds = 0;            // wall time of the solve
-  double peak_rss_mb = 0;        // VmHWM during the solve, max over ranks
-  std::string solver;            // e.g. "krylovschur + sinvert"
+  PetscInt products = 0;         // products y = Hx during the solve (-1: H does not count them)
+  PetscInt vectors_held = -1;    // vectors of H's size the solver allocated at its peak (-1: not measured)
+  double seconds = 0;            // wall time of the solve, max over the ranks
+  double peak_rss_mb = -1;       // VmHWM during the solve, max over the ranks (-1: not measured)
+  std::string solver;            // e.g. "krylovschur + sinvert", "nemo: Lanczos (NEMO 3-D style, ...)"
   bool complete = true;          // every wanted state converged (false: the solver stopped at its limit first)
-
-  void DestroyVectors() {
-    for (Vec &v : vectors) VecDestroy(&v);
-    vectors.clear();
-  }
+  std::vector<double> unresolved; // values whose vectors are no eigenvectors of H (residual above the limit)
+  double residual_limit = 0;      // the limit: kResidualLimit * (||H||_inf + |target|)
 };
 
 } // namespace tbpeta

@@ -3,24 +3,17 @@
 #include <slepceps.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <sstream>
-#include <string>
+#include <unordered_map>
+
+PETSC_EXTERN PetscErrorCode PetscMallocAlign(size_t, PetscBool, int, const char[], const char[], void **);
+PETSC_EXTERN PetscErrorCode PetscFreeAlign(void *, int, const char[], const char[]);
+PETSC_EXTERN PetscErrorCode PetscReallocAlign(size_t, int, const char[], const char[], void **);
 
 namespace tbpeta {
 
 namespace {
 
-// The header in front of each block holds its size; it is a whole number of PETSC_MEMALIGN units, so the block
-// handed to PETSc keeps the alignment of the block PetscMallocAlign returned.
-constexpr size_t kHeader = (sizeof(size_t) + PETSC_MEMALIGN - 1) / PETSC_MEMALIGN * PETSC_MEMALIGN;
-static_assert(kHeader % PETSC_MEMALIGN == 0 && kHeader >= sizeof(size_t));
-
-// PETSc's routines when the tracker was installed (PetscMallocAlign, PetscFreeAlign, PetscReallocAlign).
-PetscErrorCode (*inner_malloc)(size_t, PetscBool, int, const char[], const char[], void **) = nullptr;
-PetscErrorCode (*inner_free)(void *, int, const char[], const char[]) = nullptr;
-PetscErrorCode (*inner_realloc)(size_t, int, const char[], const char[], void **) = nullptr;
-
+std::unordered_map<void *, size_t> *blocks = nullptr; // the live blocks allocated while tracking, with their sizes
 size_t current_bytes = 0, peak_bytes = 0;
 
 void Count(size_t freed, size_t allocated) {
@@ -31,65 +24,53 @@ void Count(size_t freed, size_t allocated) {
 // The three routines follow PETSc's PetscMallocAlign & co.: no PetscFunctionBegin (they run for every allocation,
 // also while an error is being handled), NULL for 0 bytes, freeing NULL is allowed.
 PetscErrorCode TrackedMalloc(size_t bytes, PetscBool clear, int line, const char func[], const char file[], void **result) {
-  char *block;
-  if (!bytes) {
-    *result = nullptr;
-    return 0;
+  PetscCall(PetscMallocAlign(bytes, clear, line, func, file, result));
+  if (*result) {
+    (*blocks)[*result] = bytes;
+    Count(0, bytes);
   }
-  PetscCall(inner_malloc(bytes + kHeader, clear, line, func, file, (void **)&block));
-  *(size_t *)block = bytes;
-  Count(0, bytes);
-  *result = block + kHeader;
   return 0;
 }
 
 PetscErrorCode TrackedFree(void *ptr, int line, const char func[], const char file[]) {
   if (!ptr) return 0;
-  char *block = (char *)ptr - kHeader;
-  Count(*(size_t *)block, 0);
-  PetscCall(inner_free(block, line, func, file));
+  const auto it = blocks->find(ptr);
+  if (it != blocks->end()) {
+    Count(it->second, 0);
+    blocks->erase(it);
+  }
+  PetscCall(PetscFreeAlign(ptr, line, func, file));
   return 0;
 }
 
 PetscErrorCode TrackedRealloc(size_t bytes, int line, const char func[], const char file[], void **result) {
-  if (!*result) return TrackedMalloc(bytes, PETSC_FALSE, line, func, file, result);
-  if (!bytes) {
-    PetscCall(TrackedFree(*result, line, func, file));
-    *result = nullptr;
-    return 0;
+  size_t old = 0;
+  if (*result) {
+    const auto it = blocks->find(*result);
+    if (it != blocks->end()) old = it->second, blocks->erase(it);
   }
-  void *block = (char *)*result - kHeader;
-  const size_t old = *(size_t *)block;
-  PetscCall(inner_realloc(bytes + kHeader, line, func, file, &block)); // moves the header with the data
-  *(size_t *)block = bytes;
-  Count(old, bytes);
-  *result = (char *)block + kHeader;
+  PetscCall(PetscReallocAlign(bytes, line, func, file, result));
+  Count(old, *result ? bytes : 0);
+  if (*result) (*blocks)[*result] = bytes;
   return 0;
-}
-
-// Options with which PetscInitialize installs PETSc's debugging allocator (PetscMallocSetDebug, see the header);
-// PETSc's option names ignore case.
-bool AsksForPetscDebugAllocator(const char *word) {
-  for (const char *name : {"-malloc_debug", "-malloc_dump", "-malloc_view", "-malloc_test", "-malloc", "-log_view_memory"}) {
-    PetscBool same = PETSC_FALSE;
-    if (!PetscStrcasecmp(word, name, &same) && same) return true;
-  }
-  return false;
 }
 
 } // namespace
 
-PetscErrorCode InstallAllocationTracker(int argc, char **argv) {
+PetscErrorCode StartAllocationTracking() {
   PetscFunctionBeginUser;
-  for (int i = 1; i < argc; ++i)
-    if (argv[i] && AsksForPetscDebugAllocator(argv[i])) PetscFunctionReturn(0);
-  if (const char *env = std::getenv("PETSC_OPTIONS")) {
-    std::istringstream words(env);
-    for (std::string w; words >> w;)
-      if (AsksForPetscDebugAllocator(w.c_str())) PetscFunctionReturn(0);
-  }
-  inner_malloc = PetscTrMalloc, inner_free = PetscTrFree, inner_realloc = PetscTrRealloc;
+  if (PetscTrMalloc != PetscMallocAlign) PetscFunctionReturn(0); // PETSc's debugging allocator, or already tracking
+  if (!blocks) blocks = new std::unordered_map<void *, size_t>;
   PetscCall(PetscMallocSet(TrackedMalloc, TrackedFree, TrackedRealloc));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode StopAllocationTracking() {
+  PetscFunctionBeginUser;
+  if (!AllocationTrackerActive()) PetscFunctionReturn(0);
+  PetscCall(PetscMallocClear());
+  blocks->clear(); // later frees of these blocks go straight to PetscFreeAlign
+  current_bytes = peak_bytes = 0;
   PetscFunctionReturn(0);
 }
 
@@ -103,9 +84,6 @@ size_t AllocationPeakBytesSinceReset() { return peak_bytes; }
 
 PetscErrorCode BeginVectorCount(size_t *baseline_bytes) {
   PetscFunctionBeginUser;
-  // The packages of a solve (SLEPc's, and KSP/PC for the ST) register their classes, log events and stages at
-  // their first use, which grows PETSc's logging tables by some 100 kB for good: do it now, so that it is not
-  // charged to the first solve.
   for (auto initialize : {EPSInitializePackage, STInitializePackage, BVInitializePackage, DSInitializePackage, FNInitializePackage, RGInitializePackage, KSPInitializePackage,
                           PCInitializePackage})
     PetscCall(initialize());

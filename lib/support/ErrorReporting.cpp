@@ -43,6 +43,8 @@ PetscErrorCode PushOneLineErrorHandler(const char *program) {
   PetscFunctionReturn(0);
 }
 
+const char *ProgramName() { return program_name.c_str(); }
+
 SameOnEveryRank::SameOnEveryRank() { ++same_on_every_rank_depth; }
 SameOnEveryRank::~SameOnEveryRank() { --same_on_every_rank_depth; }
 

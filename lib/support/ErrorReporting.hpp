@@ -8,6 +8,8 @@
 namespace tbpeta {
 
 PetscErrorCode PushOneLineErrorHandler(const char *program);
+// The program name every line of tbpeta starts with ("tbpeta", "bench_solvers", ...).
+const char *ProgramName();
 // Whether an error code comes from a check made identically on every rank (input, options, files): then main()
 // finalises and exits 1 on every rank; otherwise it aborts the job so that no rank waits in a collective.
 bool ErrorIsCollective(PetscErrorCode code);

@@ -1,0 +1,67 @@
+#include "io/OutputPath.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <random>
+
+#include "io/XdmfFile.hpp"
+#include "support/CollectiveError.hpp"
+
+namespace tbpeta {
+
+namespace {
+
+bool EndsWith(const std::string &s, const std::string &suffix) { return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0; }
+
+// What is wrong with an output path, or "" (rank 0 only: it looks at the file system).
+std::string PathProblem(const std::string &path) {
+  struct stat st;
+  if (path.empty()) return "no file name given";
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return "is a directory";
+  if (!EndsWith(path, ".h5")) return "does not end in .h5";
+  const std::size_t slash = path.rfind('/');
+  // The temporary name adds 21 characters, and MPI-IO's shared-file-pointer lock files add more.
+  if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > 200) return "the file name is longer than 200 characters";
+  const std::string dir   = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0) return "directory " + dir + " does not exist (" + std::strerror(errno) + ")";
+  if (!S_ISDIR(st.st_mode)) return dir + " is not a directory";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "directory " + dir + " is not writable (" + std::strerror(errno) + ")";
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return "exists and is not a regular file";
+  const std::string xmf = XdmfPath(path);
+  if (::stat(xmf.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return "the XDMF file beside it, " + xmf + ", exists and is not a regular file";
+  return "";
+}
+
+} // namespace
+
+std::string TemporarySuffix() {
+  unsigned long long r;
+  try {
+    std::random_device rd;
+    r = (static_cast<unsigned long long>(rd()) << 32) ^ rd();
+  } catch (...) { // no entropy source: time and process id
+    r = (static_cast<unsigned long long>(std::time(nullptr)) << 20) ^ static_cast<unsigned long long>(::getpid());
+  }
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".tmp-%016llx", r);
+  return suffix;
+}
+
+PetscErrorCode CheckOutputPath(MPI_Comm comm, const std::string &path) {
+  PetscMPIInt rank;
+  std::string problem;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) problem = PathProblem(path);
+  PetscCall(BcastString(comm, problem));
+  PetscCheck(problem.empty(), comm, PETSC_ERR_USER_INPUT, "-output %s: %s", OneLine(path).c_str(), problem.c_str());
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

@@ -1,0 +1,43 @@
+#pragma once
+// What an operator standing for H is, carried by the Mat itself, so that solvers ask the operator instead of
+// guessing from its Mat type: whether its entries exist (it can be factored or densified), what -hamiltonian calls
+// it, the rows per atom, whether it is time-reversal symmetric with spin (Kramers pairs), the canonical numbering of
+// its rows (rank-independent start vectors), its size, and the products made with it (each y = Ax counted and shown
+// in -log_view as TbProduct). Every operator tbpeta builds carries them; a Mat from elsewhere carries none.
+#include <petscmat.h>
+
+#include <string>
+#include <vector>
+
+namespace tbpeta {
+
+struct OperatorProperties {
+  std::string kind;                      // what -hamiltonian calls it ("aij", "baij", "stored_blocks", "shell"), or "folded"
+  std::string description;               // e.g. "stored (aij)", "shell (on the fly, block cache)"
+  bool has_entries = false;              // a PETSc matrix whose entries can be factored or densified
+  PetscInt rows_per_atom = 1;
+  PetscInt kramers_block = 0;            // rows per atom when time-reversal symmetric with spin, else 0
+  std::vector<PetscInt> canonical_atoms; // canonical index of each owned atom; empty: rows numbered globally
+  PetscInt rows = 0;                     // global
+  double nonzeros = 0;                   // stored entries, summed over the ranks (0: none stored entry by entry)
+  double bytes = 0;                      // the operator's own memory, summed over the ranks
+
+  // The canonical row of local row i (rstart: the first global row of this rank).
+  PetscInt canonicalRow(PetscInt i, PetscInt rstart) const {
+    return canonical_atoms.empty() ? rstart + i : canonical_atoms[i / rows_per_atom] * rows_per_atom + i % rows_per_atom;
+  }
+};
+
+// Attaches `properties` to A (replacing any), and with count_products wraps A's product so that every y = Ax is
+// counted and logged. Collective.
+PetscErrorCode OperatorSetProperties(Mat A, OperatorProperties properties, bool count_products);
+// The properties of A, or nullptr when A carries none. Not collective.
+PetscErrorCode OperatorGetProperties(Mat A, const OperatorProperties **properties);
+// Whether A's entries can be factored or densified: its properties say so, or for a Mat without properties, PETSc can
+// give its rows. Not collective.
+PetscErrorCode OperatorHasEntries(Mat A, bool *has_entries);
+// Products y = Ax made so far (every solver's counter reads it before and after its solve); -1 for an operator whose
+// products are not counted. Not collective.
+PetscErrorCode OperatorProductCount(Mat A, PetscInt *count);
+
+} // namespace tbpeta

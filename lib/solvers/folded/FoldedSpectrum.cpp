@@ -1,0 +1,298 @@
+#include "solvers/folded/FoldedSpectrum.hpp"
+
+#include <slepc/private/epsimpl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "solvers/EpsOptionPrefix.hpp"
+#include "operator/OperatorProperties.hpp"
+#include "solvers/SortCriterion.hpp"
+#include "solvers/SolveMonitor.hpp"
+#include "solvers/SolverPolicy.hpp"
+#include "solvers/folded/FoldedOperator.hpp"
+#include "solvers/lanczos/NemoLanczos.hpp"
+
+namespace tbpeta {
+
+namespace {
+
+struct EPS_Folded {
+  EPS inner = nullptr;
+  Mat F = nullptr;
+  bool shares_inner_basis = false; // eps->V is the inner solver's BV
+  bool monitored = false;          // the inner solver has its interrupt and progress monitor
+};
+
+EPS_Folded *Ctx(EPS eps) { return static_cast<EPS_Folded *>(eps->data); }
+
+// The inner EPS on F, with the defaults of the folded problem (set before the user's -folded_eps_* options).
+PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
+  EPS_Folded *ctx = Ctx(eps);
+  PetscFunctionBeginUser;
+  if (!ctx->inner) {
+    PetscCall(EPSCreate(PetscObjectComm((PetscObject)eps), &ctx->inner));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)ctx->inner, (PetscObject)eps, 1));
+    PetscCall(EPSSetProblemType(ctx->inner, EPS_HEP));
+    PetscCall(EPSSetWhichEigenpairs(ctx->inner, EPS_SMALLEST_REAL)); // F >= 0: smallest real = smallest magnitude
+    PetscCall(EPSSetType(ctx->inner, EPSKRYLOVSCHUR));
+  }
+  const std::string prefix = OptionPrefix(eps).substr(1) + "folded_";
+  PetscCall(EPSSetOptionsPrefix(ctx->inner, prefix.c_str()));
+  *inner = ctx->inner;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSSetFromOptions_Folded(EPS eps, PetscOptionItems *) {
+  EPS inner;
+  PetscFunctionBeginUser;
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(EPSSetFromOptions(inner));
+  if (!Ctx(eps)->monitored) PetscCall(InstallSolveMonitor(inner, "the folded spectrum's solve on (H - sigma)^2"));
+  Ctx(eps)->monitored = true;
+  PetscFunctionReturn(0);
+}
+
+// sigma inside the spectrum of H (Gershgorin: |lambda| <= ||H||_inf, where H can tell its norm). (SLEPc itself caps
+// nev at the rows of H.)
+PetscErrorCode CheckQuestion(EPS eps, Mat H, double sigma) {
+  PetscBool norm;
+  PetscReal bound;
+  const std::string p = OptionPrefix(eps);
+  MPI_Comm comm = PetscObjectComm((PetscObject)eps);
+  PetscFunctionBeginUser;
+  PetscCheck(eps->which == EPS_TARGET_MAGNITUDE || eps->which == EPS_TARGET_REAL, comm, PETSC_ERR_USER_INPUT, "%seps_type folded finds the states nearest %seps_target (which = target magnitude)",
+             p.c_str(), p.c_str());
+  PetscCheck(std::isfinite(sigma), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy (eV)", p.c_str(), sigma);
+  PetscCall(MatHasOperation(H, MATOP_NORM, &norm));
+  if (!norm) PetscFunctionReturn(0);
+  PetscCall(MatNorm(H, NORM_INFINITY, &bound));
+  PetscCheck(std::fabs(sigma) <= bound, comm, PETSC_ERR_USER_INPUT, "%seps_target %g eV is outside the spectrum of H (|E| <= %g eV)", p.c_str(), sigma, (double)bound);
+  PetscFunctionReturn(0);
+}
+
+// Folding squares the distances between levels, so the wanted end of F's spectrum is tightly clustered: SLEPc's
+// solvers get far more restarts than their default and the accuracy the Rayleigh quotients need (tol 1e-12, 100,000
+// iterations) unless given -folded_eps_tol / -folded_eps_max_it; nemo, whose tolerance is relative to its own
+// spectral scale, keeps its defaults.
+PetscErrorCode FoldedTolerances(EPS inner) {
+  PetscErrorCode (*centre)(EPS, PetscReal) = nullptr;
+  PetscReal tol;
+  PetscInt max_it;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectQueryFunction((PetscObject)inner, "EPSNemoSetCentre_C", &centre));
+  if (centre) PetscFunctionReturn(0);
+  PetscCall(EPSGetTolerances(inner, &tol, &max_it));
+  PetscCall(EPSSetTolerances(inner, tol == PETSC_DEFAULT ? 1e-12 : tol, max_it == PETSC_DEFAULT ? 100000 : max_it));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSSetUp_Folded(EPS eps) {
+  EPS_Folded *ctx = Ctx(eps);
+  EPS inner;
+  Mat H;
+  PetscBool shift;
+  PetscInt ncv, mpd;
+  const std::string p = OptionPrefix(eps);
+  PetscFunctionBeginUser;
+  EPSCheckHermitianDefinite(eps);
+  EPSCheckStandard(eps);
+  EPSCheckUnsupported(eps, EPS_FEATURE_BALANCE | EPS_FEATURE_ARBITRARY | EPS_FEATURE_REGION | EPS_FEATURE_EXTRACTION | EPS_FEATURE_STOPPING | EPS_FEATURE_TWOSIDED);
+  EPSCheckIgnored(eps, EPS_FEATURE_CONVERGENCE);
+  PetscCall(PetscObjectTypeCompare((PetscObject)eps->st, STSHIFT, &shift));
+  PetscCheck(shift, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "%sst_type %s: the folded spectrum applies H itself (choose the inner solver with %sfolded_eps_type)", p.c_str(),
+             ((PetscObject)eps->st)->type_name, p.c_str());
+  if (!eps->which) eps->which = EPS_TARGET_MAGNITUDE;
+  PetscCall(EPSGetOperators(eps, &H, nullptr));
+  PetscCall(CheckQuestion(eps, H, PetscRealPart(eps->target)));
+  if (ctx->shares_inner_basis) PetscCall(BVDestroy(&eps->V)); // a basis of its own again (one column until the solve)
+  ctx->shares_inner_basis = false;
+  eps->ncv = eps->mpd = 1;
+  if (eps->max_it == PETSC_DEFAULT) eps->max_it = 1;
+  if (eps->tol == PETSC_DEFAULT) eps->tol = 1e-12;
+  PetscCall(EPSAllocateSolution(eps, 0));
+  PetscCall(MatDestroy(&ctx->F));
+  PetscCall(CreateFoldedOperator(H, PetscRealPart(eps->target), &ctx->F));
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(EPSSetOperators(inner, ctx->F, nullptr));
+  PetscCall(EPSGetDimensions(inner, nullptr, &ncv, &mpd));
+  PetscCall(EPSSetDimensions(inner, eps->nev, ncv, mpd));
+  PetscCall(FoldedTolerances(inner));
+  PetscCall(CheckEigenSolver(inner, ctx->F, SolverPolicy{}));
+  PetscFunctionReturn(0);
+}
+
+// About the largest eigenvalue of F >= 0: the Rayleigh quotient after `steps` power iterations (from below), from a
+// start vector fixed by the canonical rows, so by no rank count.
+PetscErrorCode LargestEigenvalueEstimate(Mat F, PetscInt steps, double *rho) {
+  Vec x, y;
+  PetscScalar *a, rq = 0;
+  PetscInt n, rstart;
+  const OperatorProperties *numbering;
+  PetscFunctionBeginUser;
+  PetscCall(OperatorGetProperties(F, &numbering));
+  PetscCall(MatCreateVecs(F, &x, &y));
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetOwnershipRange(x, &rstart, nullptr));
+  PetscCall(VecGetArray(x, &a));
+  for (PetscInt i = 0; i < n; ++i) { // golden-ratio sequence in (-1/2, 1/2): spread over every eigenvector
+    const double row = (double)(numbering ? numbering->canonicalRow(i, rstart) : rstart + i);
+    a[i] = row * 0.6180339887498949 - std::floor(row * 0.6180339887498949) - 0.5;
+  }
+  PetscCall(VecRestoreArray(x, &a));
+  PetscCall(VecNormalize(x, nullptr));
+  for (PetscInt k = 0; k < steps; ++k) {
+    PetscCall(MatMult(F, x, y));
+    PetscCall(VecDot(y, x, &rq)); // x^H F x
+    PetscCall(VecNormalize(y, nullptr));
+    std::swap(x, y);
+  }
+  *rho = std::max(PetscRealPart(rq), 0.0);
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+// A solver that runs better on a centred spectrum (nemo) gets F - c I with c about half of F's largest eigenvalue
+// (anything in [rho/4, 3 rho/4] does; the estimate comes from below, so c <= rho/2).
+PetscErrorCode CentreForInner(EPS inner, Mat F) {
+  PetscErrorCode (*centre)(EPS, PetscReal) = nullptr;
+  double rho = 0;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectQueryFunction((PetscObject)inner, "EPSNemoSetCentre_C", &centre));
+  if (!centre) PetscFunctionReturn(0);
+  PetscCall(LargestEigenvalueEstimate(F, 10, &rho));
+  PetscCall(EPSNemoSetCentre(inner, 0.5 * rho));
+  PetscFunctionReturn(0);
+}
+
+// Moves the inner solver's kept eigenvectors (its nkeep smallest) to the front of its basis, in order of column.
+PetscErrorCode KeptToFront(EPS inner, PetscInt nkeep) {
+  BV V;
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetBV(inner, &V));
+  std::vector<PetscInt> kept(inner->perm, inner->perm + nkeep);
+  std::sort(kept.begin(), kept.end());
+  for (PetscInt k = 0; k < nkeep; ++k) PetscCall(BVCopyColumn(V, kept[k], k)); // kept[k] >= k: no kept column is overwritten
+  PetscFunctionReturn(0);
+}
+
+// The state of H that column k of V stands for: normalised in place, eigr = x^H H x, errest from ||Hx - eigr x||.
+PetscErrorCode RayleighWithH(EPS eps, Mat H, BV V, PetscInt k, Vec hx) {
+  Vec x;
+  PetscScalar rq;
+  PetscReal res;
+  PetscFunctionBeginUser;
+  PetscCall(BVGetColumn(V, k, &x));
+  PetscCall(VecNormalize(x, nullptr));
+  PetscCall(MatMult(H, x, hx));
+  PetscCall(VecDot(hx, x, &rq)); // x^H (H x)
+  PetscCall(VecAXPY(hx, -PetscRealPart(rq), x));
+  PetscCall(VecNorm(hx, NORM_2, &res));
+  PetscCall(BVRestoreColumn(V, k, &x));
+  eps->eigr[k] = PetscRealPart(rq), eps->eigi[k] = 0, eps->perm[k] = k;
+  eps->errest[k] = res / std::max(1.0, std::fabs(PetscRealPart(rq)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSSolve_Folded(EPS eps) {
+  EPS_Folded *ctx = Ctx(eps);
+  Mat H;
+  Vec hx;
+  BV V;
+  PetscInt nconv;
+  EPSConvergedReason reason;
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetOperators(eps, &H, nullptr));
+  PetscCall(BVDestroy(&eps->V)); // the inner solver's basis will hold the states
+  PetscCall(CentreForInner(ctx->inner, ctx->F));
+  PetscCall(EPSSolve(ctx->inner));
+  PetscCall(EPSGetConverged(ctx->inner, &nconv));
+  PetscCall(EPSGetConvergedReason(ctx->inner, &reason));
+  const PetscInt nkeep = std::min(nconv, eps->nev);
+  PetscCall(MatCreateVecs(H, nullptr, &hx));
+  if (nkeep > 0) PetscCall(EPSGetEigenvector(ctx->inner, 0, hx, nullptr)); // the inner solver's vectors, made now
+  PetscCall(EPSGetBV(ctx->inner, &V));
+  PetscCall(KeptToFront(ctx->inner, nkeep));
+  if (nkeep > eps->ncv) {
+    PetscCall(PetscFree4(eps->eigr, eps->eigi, eps->errest, eps->perm));
+    PetscCall(PetscMalloc4(nkeep, &eps->eigr, nkeep, &eps->eigi, nkeep, &eps->errest, nkeep, &eps->perm));
+    eps->ncv = eps->mpd = nkeep;
+  }
+  for (PetscInt k = 0; k < nkeep; ++k) PetscCall(RayleighWithH(eps, H, V, k, hx));
+  PetscCall(VecDestroy(&hx));
+  PetscCall(PetscObjectReference((PetscObject)V));
+  eps->V = V;
+  ctx->shares_inner_basis = true;
+  eps->nconv = nkeep;
+  PetscCall(EPSGetIterationNumber(ctx->inner, &eps->its));
+  eps->reason = nkeep >= eps->nev && reason > 0 ? EPS_CONVERGED_TOL : EPS_DIVERGED_ITS;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSComputeVectors_Folded(EPS) { return 0; } // the columns are the unit eigenvectors already
+PetscErrorCode EPSBackTransform_Folded(EPS) { return 0; }   // the values are Rayleigh quotients with H
+
+PetscErrorCode EPSSetDefaultST_Folded(EPS eps) {
+  PetscFunctionBeginUser;
+  if (!((PetscObject)eps->st)->type_name) PetscCall(STSetType(eps->st, STSHIFT));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSView_Folded(EPS eps, PetscViewer viewer) {
+  EPS inner;
+  PetscBool ascii;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  folded spectrum: the smallest eigenvalues of (H - %g)^2, states of H by Rayleigh quotients; the solver on it:\n", (double)PetscRealPart(eps->target)));
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(EPSView(inner, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSFoldedGetInner_Folded(EPS eps, EPS *inner) { return InnerEPS(eps, inner); }
+
+PetscErrorCode EPSDestroy_Folded(EPS eps) {
+  EPS_Folded *ctx = Ctx(eps);
+  PetscFunctionBeginUser;
+  PetscCall(EPSDestroy(&ctx->inner));
+  PetscCall(MatDestroy(&ctx->F));
+  delete ctx;
+  eps->data = nullptr;
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", nullptr));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode EPSCreate_Folded(EPS eps) {
+  PetscFunctionBeginUser;
+  eps->data = new EPS_Folded;
+  eps->categ = EPS_CATEGORY_OTHER;
+  eps->useds = PETSC_FALSE;
+  eps->ops->solve = EPSSolve_Folded;
+  eps->ops->setup = EPSSetUp_Folded;
+  eps->ops->setfromoptions = EPSSetFromOptions_Folded;
+  eps->ops->destroy = EPSDestroy_Folded;
+  eps->ops->view = EPSView_Folded;
+  eps->ops->backtransform = EPSBackTransform_Folded;
+  eps->ops->computevectors = EPSComputeVectors_Folded;
+  eps->ops->setupsort = EPSSetUpSort_Tbpeta;
+  eps->ops->setdefaultst = EPSSetDefaultST_Folded;
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", EPSFoldedGetInner_Folded));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSFoldedGetInner(EPS eps, EPS *inner) {
+  PetscFunctionBeginUser;
+  *inner = nullptr;
+  PetscUseMethod(eps, "EPSFoldedGetInner_C", (EPS, EPS *), (eps, inner));
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

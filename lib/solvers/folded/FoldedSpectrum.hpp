@@ -1,0 +1,27 @@
+#pragma once
+// The folded-spectrum method (Wang & Zunger 1994) as a SLEPc eigen-solver type, EPSFOLDED ("folded"): the -eps_nev
+// states of H nearest sigma = -eps_target are the smallest eigenvalues of F = (H - sigma I)^2 (FoldedOperator),
+// which is Hermitian positive semi-definite, so an extremal eigen-solver (any SLEPc EPS, ARPACK included, or
+// tbpeta's nemo) finds interior states of H without factorising anything. The inner solver on F is an EPS with the
+// options prefix "<prefix>folded_" (-folded_eps_type krylovschur|arpack|nemo|..., -folded_eps_tol, default 1e-12,
+// -folded_eps_max_it, default 100,000, because folding squares the level spacings). Each eigenvalue of H is the
+// Rayleigh quotient x^H H x of the unit eigenvector (the square root of the folded value would lose the sign of
+// lambda - sigma). The eigenvectors are the inner solver's own (no copy).
+//
+// A subtlety of folding: the levels sigma - d and sigma + d are one eigenvalue d^2 of F, so an eigenvector of F may
+// mix them; such a vector is no eigenvector of H (its residual with H is about d), and the application says so.
+// With a nemo inner solver the recurrence runs on F - c I, c about half of F's largest eigenvalue (10 power
+// iterations, 20 products of H): centred, its vectors stay normalised.
+#include <slepceps.h>
+
+#define EPSFOLDED "folded"
+
+namespace tbpeta {
+
+// The type's constructor, for EPSRegister.
+PetscErrorCode EPSCreate_Folded(EPS eps);
+
+// The eigen-solver on (H - sigma)^2 (created with the outer EPS; set up by its first solve). Not collective.
+PetscErrorCode EPSFoldedGetInner(EPS eps, EPS *inner);
+
+} // namespace tbpeta

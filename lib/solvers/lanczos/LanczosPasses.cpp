@@ -1,0 +1,244 @@
+#include "solvers/lanczos/LanczosPasses.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/lanczos/LanczosCheckpoint.hpp"
+
+namespace tbpeta::lanczos {
+
+PetscErrorCode StateColumns::Reserve(PetscInt n) {
+  PetscInt m;
+  PetscFunctionBeginUser;
+  if (!vectors_) PetscFunctionReturn(0);
+  PetscCall(BVGetSizes(V_, nullptr, nullptr, &m));
+  if (n > m) PetscCall(BVResize(V_, n, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+bool StateColumns::Fits(PetscInt n) const {
+  PetscInt m = 0;
+  if (!vectors_) return true;
+  (void)BVGetSizes(V_, nullptr, nullptr, &m);
+  return n <= m;
+}
+
+PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
+  PetscFunctionBeginUser;
+  *first = count();
+  PetscCall(Reserve(*first + k));
+  for (PetscInt j = *first; j < *first + k; ++j) {
+    if (vectors_) {
+      Column x(V_, j);
+      PetscCall(x.error());
+      PetscCall(VecSet(x.vec(), 0.0));
+    }
+    values.push_back(0), residuals.push_back(0);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
+  PetscInt j = 0;
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < count(); ++i) {
+    if (!keep[i]) continue;
+    if (i != j && vectors_) PetscCall(BVCopyColumn(V_, i, j));
+    values[j] = values[i], residuals[j] = residuals[i];
+    ++j;
+  }
+  values.resize(j), residuals.resize(j);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm) {
+  std::vector<PetscScalar> c;
+  PetscFunctionBeginUser;
+  for (int twice = 0; twice < 2; ++twice)
+    for (const auto &[a, b] : ranges) {
+      if (b <= a) continue;
+      c.resize(b - a);
+      PetscCall(BVSetActiveColumns(V_, a, b));
+      PetscCall(BVDotVec(V_, v, c.data()));
+      for (PetscScalar &x : c) x = -x;
+      PetscCall(BVMultVec(V_, 1.0, 1.0, v, c.data()));
+    }
+  PetscCall(VecNorm(v, NORM_2, norm));
+  PetscFunctionReturn(0);
+}
+
+// Room for n states. Growing the store copies it (the old and the new columns exist at once), so the recurrence's
+// vectors, scratch between the two runs of a pass, are freed meanwhile.
+PetscErrorCode ReserveStates(Recurrence &r, PetscInt n, StateColumns *st) {
+  PetscFunctionBeginUser;
+  if (st->Fits(n)) PetscFunctionReturn(0);
+  PetscCall(r.Destroy());
+  PetscCall(st->Reserve(n));
+  PetscCall(r.Create(r.H, r.centre));
+  PetscFunctionReturn(0);
+}
+
+namespace {
+
+// The start vector of a pass: seeded, then orthogonal to the states found so far.
+PetscErrorCode PassStart(Recurrence &r, const PassSpec &spec) {
+  PetscReal norm;
+  PetscFunctionBeginUser;
+  PetscCall(StartVector(r, spec.seed));
+  if (!spec.deflate || spec.deflate->count() == 0) PetscFunctionReturn(0);
+  PetscCall(spec.deflate->Orthogonalise(r.v, {{0, spec.deflate->count()}}, &norm));
+  if (norm != 1.0) PetscCall(VecScale(r.v, 1.0 / norm));
+  r.cnt.reductions += 3;
+  PetscFunctionReturn(0);
+}
+
+// Starts the first pass afresh, or continues it from an existing checkpoint.
+PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *res, bool *resumed) {
+  PetscFunctionBeginUser;
+  *resumed = false;
+  if (!spec.checkpoint.empty()) PetscCall(CheckCheckpointPath(r.comm, spec.option_prefix, spec.checkpoint, resumed));
+  if (!*resumed) {
+    PetscCall(PassStart(r, spec));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(LoadCheckpoint(r, spec.option_prefix, spec.checkpoint, spec.seed, &res->alpha, &res->beta, &res->loaded_done));
+  res->resumed_from = (PetscInt)res->alpha.size();
+  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "\n", spec.checkpoint.c_str(), res->resumed_from));
+  PetscFunctionReturn(0);
+}
+
+// One check of T_m: records the step at which each wanted value first converged; *done when the run may stop.
+PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev, PassResult *res, bool *done) {
+  PetscFunctionBeginUser;
+  PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
+  const Check &chk = res->chk;
+  const double match = std::max(kLanczosCopyTolerance, spec.tol) * chk.scale;
+  bool all = chk.neighbours_converged;
+  for (const Level &l : chk.wanted) {
+    all = all && l.converged;
+    if (!l.converged) continue;
+    auto rec = std::find_if(res->records.begin(), res->records.end(), [&](const Record &x) { return std::fabs(x.value - l.value) <= match; });
+    if (rec == res->records.end()) res->records.push_back({l.value, (int)m});
+    else rec->value = l.value;
+  }
+  bool stable = (*have_prev && prev->size() == chk.wanted.size()) || (loaded && res->loaded_done);
+  for (size_t i = 0; stable && i < prev->size(); ++i) stable = std::fabs((*prev)[i] - chk.wanted[i].value) <= match;
+  if (spec.monitor) PetscCall(spec.monitor(m, chk));
+  *done = ((all && stable) || res->invariant) && m >= spec.min_steps;
+  prev->clear();
+  for (const Level &l : chk.wanted) prev->push_back(l.value);
+  *have_prev = true;
+  PetscFunctionReturn(0);
+}
+
+// "step m, k of n wanted levels converged at the last check" and, for a pass of fixed length, what is left.
+PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult &res) {
+  int converged = 0;
+  PetscFunctionBeginUser;
+  for (const Level &l : res.chk.wanted) converged += l.converged;
+  const std::string left = spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
+  PetscCall(spec.progress->Report("step %" PetscInt_FMT ", %d of %zu wanted levels converged at the last check%s%s", m, converged, res.chk.wanted.size(), left.empty() ? "" : ", ", left.c_str()));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
+  bool resume, have_prev = false, done = false;
+  std::vector<double> prev;
+  PetscFunctionBeginUser;
+  PetscCall(StartOrResume(r, spec, res, &resume));
+  std::vector<double> &alpha = res->alpha, &beta = res->beta;
+  double running_scale = 0;
+  for (size_t j = 0; j < alpha.size(); ++j) running_scale = std::max(running_scale, std::fabs(alpha[j]) + beta[j] + beta[j + 1]);
+  PetscInt last_saved = res->resumed_from;
+  for (bool loaded = resume; !done; loaded = false) {
+    if (!loaded) { // a resumed run checks its loaded T first
+      const PetscInt j = (PetscInt)alpha.size();
+      if (j >= spec.max_steps) break;
+      double a, b;
+      PetscCall(Step(r, beta[j], &a, &b));
+      alpha.push_back(a), beta.push_back(b);
+      running_scale = std::max(running_scale, std::fabs(a) + beta[j] + b);
+    }
+    const PetscInt m = (PetscInt)alpha.size();
+    if (spec.progress && spec.progress->Due()) PetscCall(ReportProgress(spec, m, *res));
+    res->invariant = beta[m] <= 1e-14 * running_scale; // T_m is exact: the Krylov space is an invariant subspace
+    const bool last = m >= spec.max_steps;
+    if (m % spec.check_every != 0 && !last && !res->invariant && !loaded) continue;
+    PetscCall(CheckT(spec, m, loaded, &prev, &have_prev, res, &done));
+    if (!spec.checkpoint.empty() && (done || last || m - last_saved >= spec.checkpoint_every)) {
+      PetscCall(SaveCheckpoint(r, spec.option_prefix, spec.checkpoint, spec.seed, alpha, beta, done));
+      last_saved = m;
+    }
+    if (last) break;
+  }
+  res->converged = res->chk.neighbours_converged;
+  res->found.clear(), res->unconverged.clear();
+  for (const Level &l : res->chk.wanted) {
+    res->converged = res->converged && l.converged;
+    (l.converged ? res->found : res->unconverged).push_back(l);
+  }
+  PetscFunctionReturn(0);
+}
+
+namespace {
+
+// T's eigenvector for each found value at the check where it first converged, and the steps each one needs.
+PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vector<std::vector<double>> *s, std::vector<int> *len, int *longest) {
+  PetscFunctionBeginUser;
+  const std::vector<Level> &found = res.found;
+  const double near = std::max(kLanczosCopyTolerance, spec.tol) * res.chk.scale * 10;
+  len->assign(found.size(), (int)res.alpha.size());
+  s->assign(found.size(), {});
+  *longest = 0;
+  for (size_t i = 0; i < found.size(); ++i) {
+    for (const Record &rec : res.records)
+      if (std::fabs(rec.value - found[i].value) <= near) (*len)[i] = std::min((*len)[i], rec.step);
+    PetscCall(RitzCoefficients(res.alpha, res.beta, (*len)[i], found[i].value, near, &(*s)[i]));
+    *longest = std::max(*longest, (*len)[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store, PetscInt *first, PetscInt *steps) {
+  std::vector<std::vector<double>> s;
+  std::vector<int> len;
+  int M;
+  PetscFunctionBeginUser;
+  PetscCall(RitzVectors(spec, res, &s, &len, &M));
+  const PetscInt n = (PetscInt)res.found.size();
+  PetscCall(PassStart(r, spec)); // as the first pass's: deflated against the states before this pass's columns
+  PetscCall(store->Append(n, first));
+  double bj = 0;
+  PetscInt first_diff = -1;
+  for (int j = 0; j < M; ++j) {
+    for (PetscInt i = 0; i < n; ++i)
+      if (j < len[i]) {
+        Column x(store->V(), *first + i);
+        PetscCall(x.error());
+        PetscCall(VecAXPY(x.vec(), s[i][j], r.v));
+      }
+    if (j + 1 == M) break; // v_M is the last vector needed
+    if (spec.progress && spec.progress->Due())
+      PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed(), (double)j / M).c_str()));
+    double a, b;
+    PetscCall(Step(r, bj, &a, &b));
+    if ((a != res.alpha[j] || b != res.beta[j + 1]) && first_diff < 0) first_diff = j;
+    bj = b;
+  }
+  *steps = M;
+  PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
+  for (PetscInt i = 0; i < n; ++i) {
+    Column x(store->V(), *first + i);
+    PetscCall(x.error());
+    PetscCall(VecNormalize(x.vec(), nullptr));
+    store->values[*first + i] = res.found[i].value;
+    PetscCall(Residual(r, x.vec(), res.found[i].value, &store->residuals[*first + i]));
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta::lanczos

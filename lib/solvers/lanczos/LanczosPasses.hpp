@@ -1,0 +1,107 @@
+#pragma once
+// The passes of the Lanczos solver over one Recurrence.
+//  - First pass: the recurrence with a check of T every `check_every` steps, until every wanted level has converged
+//    and the wanted list is the same at two consecutive checks (never before min_steps), or max_steps; optionally
+//    checkpointed (LanczosCheckpoint).
+//  - Second pass: the recurrence again from the same start vector, accumulating x_i = sum_j s_ij v_j for the found
+//    values only (s_i: the eigenvector of T at the check where value i first converged, before copies of it
+//    appear), into columns of the eigenvector store; it must reproduce the first pass bit for bit.
+// The eigenvectors live in StateColumns: the leading columns of a SLEPc BV (the EPS's), grown only when a pass
+// finds more states than there is room for, so that the solver holds 3 vectors + the states and nothing else.
+#include <slepcbv.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "solvers/lanczos/LanczosRecurrence.hpp"
+#include "solvers/lanczos/TridiagonalAnalysis.hpp"
+#include "support/Progress.hpp"
+
+namespace tbpeta::lanczos {
+
+// The states found so far: their values and residuals and, with vectors, columns [0, count()) of a BV.
+class StateColumns {
+public:
+  StateColumns(BV V, bool vectors) : V_(V), vectors_(vectors) {}
+  PetscInt count() const { return (PetscInt)values.size(); }
+  bool vectors() const { return vectors_; }
+  // Room for n columns in all: the BV grows (keeping its content) only when it must. Collective.
+  PetscErrorCode Reserve(PetscInt n);
+  // Whether n columns fit without growing the BV. Not collective.
+  bool Fits(PetscInt n) const;
+  // Appends k states (zero columns, values and residuals 0); *first: the first of them. Collective.
+  PetscErrorCode Append(PetscInt k, PetscInt *first);
+  // Drops the states whose keep[] is false, moving the others to the front in order. Collective.
+  PetscErrorCode Keep(const std::vector<bool> &keep);
+  // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
+  // Collective.
+  PetscErrorCode Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm);
+  BV V() const { return V_; }
+  std::vector<double> values, residuals;
+
+private:
+  BV V_;
+  bool vectors_;
+};
+
+// A column of the store as a Vec while the scope lives (at most two at a time: BVGetColumn's limit).
+class Column {
+public:
+  Column(BV V, PetscInt j) : V_(V), j_(j) { error_ = BVGetColumn(V_, j_, &x_); }
+  ~Column() {
+    if (!error_) (void)BVRestoreColumn(V_, j_, &x_);
+  }
+  Column(const Column &) = delete;
+  Column &operator=(const Column &) = delete;
+  PetscErrorCode error() const { return error_; }
+  Vec vec() const { return x_; }
+
+private:
+  BV V_;
+  PetscInt j_;
+  Vec x_ = nullptr;
+  PetscErrorCode error_;
+};
+
+// Room for n states in `store`. Growing it copies the BV (old and new columns at once), so the recurrence's vectors,
+// scratch between passes, are freed meanwhile and made again. Collective.
+PetscErrorCode ReserveStates(Recurrence &r, PetscInt n, StateColumns *store);
+
+struct Record {
+  double value;
+  int step; // first check at which the value had converged
+};
+
+// One pass: its start vector (seeded, orthogonal to the states of `deflate`), what it wants and how long it runs.
+struct PassSpec {
+  unsigned long long seed = 1;
+  StateColumns *deflate = nullptr;
+  Wanted want;
+  PetscInt min_steps = 0, max_steps = 0, check_every = 1;
+  double tol = 1e-10;
+  const char *label = "lanczos";
+  std::string checkpoint;             // the first pass only (empty: none)
+  std::string option_prefix = "-";    // of the options named in messages ("-" + the EPS's prefix)
+  PetscInt checkpoint_every = 1000;
+  std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
+  Progress *progress = nullptr;                                    // progress lines of a long pass (may be null)
+};
+
+struct PassResult {
+  std::vector<double> alpha, beta{0.0};
+  std::vector<Record> records;
+  Check chk;
+  bool converged = false, invariant = false;
+  std::vector<Level> found, unconverged;
+  PetscInt resumed_from = 0;
+  bool loaded_done = false; // the checkpoint was written when the first pass had stopped converged
+};
+
+PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res);
+
+// Accumulates the vectors of res.found into new columns [*first, *first + found) of `store` (values set, residuals
+// computed); *steps: the steps repeated; PETSC_ERR_PLIB when the recurrence does not reproduce the first pass.
+PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store, PetscInt *first, PetscInt *steps);
+
+} // namespace tbpeta::lanczos

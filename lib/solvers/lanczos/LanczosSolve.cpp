@@ -1,0 +1,168 @@
+#include "solvers/lanczos/LanczosSolve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "solvers/lanczos/MultiplicityPasses.hpp"
+#include "support/LogEvents.hpp"
+
+namespace tbpeta::lanczos {
+
+namespace {
+
+// What the first pass wants, after checking the question against H.
+PetscErrorCode WantedOf(Mat H, const LanczosOptions &opts, Wanted *want) {
+  MPI_Comm comm;
+  PetscInt N;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
+  PetscCall(MatGetSize(H, &N, nullptr));
+  const PetscInt kb = opts.kramers_block;
+  PetscCheck(opts.check_every >= 1 && opts.max_steps >= 1 && opts.tol > 0, comm, PETSC_ERR_USER_INPUT, "Lanczos options: check_every, max_steps and tol must be positive");
+  want->gap_center = opts.gap_center - opts.centre; // the recurrence runs on H - centre
+  want->levels_v = kb ? (int)(opts.nev_valence + 1) / 2 : (int)opts.nev_valence;
+  want->levels_c = kb ? (int)(opts.nev_conduction + 1) / 2 : (int)opts.nev_conduction;
+  if (!opts.window_set) {
+    PetscCheck(opts.nev_valence >= 0 && opts.nev_conduction >= 0 && opts.nev_valence + opts.nev_conduction > 0, comm, PETSC_ERR_USER_INPUT,
+               "Lanczos: no state wanted (nev valence %" PetscInt_FMT ", conduction %" PetscInt_FMT ")", opts.nev_valence, opts.nev_conduction);
+    PetscCheck(opts.nev_valence + opts.nev_conduction <= N, comm, PETSC_ERR_USER_INPUT, "Lanczos: %" PetscInt_FMT " states wanted, but H has only %" PetscInt_FMT " rows",
+               opts.nev_valence + opts.nev_conduction, N);
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(opts.window[0] < opts.window[1], comm, PETSC_ERR_USER_INPUT, "%seps_interval a,b needs a < b, got %g,%g", opts.option_prefix.c_str(), opts.window[0], opts.window[1]);
+  PetscReal bound;
+  PetscCall(MatNorm(H, NORM_INFINITY, &bound));
+  PetscCheck(opts.window[1] - opts.centre >= -bound && opts.window[0] - opts.centre <= bound, comm, PETSC_ERR_USER_INPUT,
+             "%seps_interval [%g, %g] eV lies outside the spectrum of H (inside [%g, %g])", opts.option_prefix.c_str(), opts.window[0], opts.window[1], -(double)bound, (double)bound);
+  want->window_set = true, want->window[0] = opts.window[0] - opts.centre, want->window[1] = opts.window[1] - opts.centre;
+  PetscFunctionReturn(0);
+}
+
+// A first pass that spanned an invariant subspace has seen every level its start vector reaches: fewer levels on a side
+// than asked means H (a small one) has fewer states there, an answer the question cannot get.
+PetscErrorCode CheckEnoughLevels(MPI_Comm comm, const LanczosOptions &opts, const Wanted &want, const PassResult &first) {
+  int below = 0, above = 0;
+  const char *p = opts.option_prefix.c_str();
+  PetscFunctionBeginUser;
+  if (!first.invariant || opts.window_set) PetscFunctionReturn(0);
+  for (const Level &l : first.found) (l.value < want.gap_center ? below : above) += 1;
+  PetscCheck(below >= want.levels_v, comm, PETSC_ERR_USER_INPUT, "%seps_type nemo: H has only %d levels below the target, %d asked (%seps_nev, %seps_nemo_valence)", p, below, want.levels_v, p, p);
+  PetscCheck(above >= want.levels_c, comm, PETSC_ERR_USER_INPUT, "%seps_type nemo: H has only %d levels above the target, %d asked (%seps_nev, %seps_nemo_valence)", p, above, want.levels_c, p, p);
+  PetscFunctionReturn(0);
+}
+
+// The vectors of the first pass's levels (a second pass) and their Kramers partners; without vectors the values.
+PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec, const PassResult &first, StateColumns *st, LanczosReport *rep) {
+  const double scale = first.chk.scale;
+  const PetscInt n = (PetscInt)first.found.size();
+  PetscInt start;
+  PetscFunctionBeginUser;
+  if (n == 0) PetscFunctionReturn(0);
+  PetscCall(ReserveStates(r, st->count() + n * (opts.kramers_block ? 2 : 1), st));
+  if (st->vectors()) {
+    Progress progress("Lanczos eigenvectors (second pass)");
+    PassSpec second = spec;
+    second.progress = &progress;
+    PetscCall(SecondPass(r, second, first, st, &start, &rep->second_pass_steps));
+    rep->second_pass_identical = true; // SecondPass fails otherwise
+  } else {
+    PetscCall(st->Append(n, &start));
+    for (PetscInt i = 0; i < n; ++i) st->values[start + i] = first.found[i].value;
+  }
+  for (PetscInt i = 0; i < n; ++i) PetscCall(AddKramersPartner(r, opts, start + i, scale, st, rep));
+  PetscFunctionReturn(0);
+}
+
+// In nev mode whole levels: those nearest the gap centre until nev states are reached on each side (a restarted pass
+// may have completed a level beyond them).
+PetscErrorCode KeepWholeLevels(const LanczosOptions &opts, double level_tol, StateColumns *st) {
+  std::vector<PetscInt> below, above;
+  std::vector<bool> keep(st->count(), false);
+  PetscFunctionBeginUser;
+  std::vector<PetscInt> order(st->count());
+  for (PetscInt i = 0; i < st->count(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return st->values[a] < st->values[b]; });
+  for (PetscInt i : order) (st->values[i] < opts.gap_center - opts.centre ? below : above).push_back(i);
+  auto take = [&](auto begin, auto end, PetscInt nev) {
+    PetscInt count = 0;
+    double level = 0;
+    for (auto it = begin; it != end; ++it) {
+      const double v = st->values[*it];
+      if (count >= nev && std::fabs(v - level) > level_tol) break;
+      if (count == 0 || std::fabs(v - level) > level_tol) level = v;
+      keep[*it] = true, ++count;
+    }
+  };
+  take(below.rbegin(), below.rend(), opts.nev_valence);
+  take(above.begin(), above.end(), opts.nev_conduction);
+  PetscCall(st->Keep(keep));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FillReport(const Recurrence &r, const PassResult &first, LanczosReport *rep) {
+  PetscFunctionBeginUser;
+  rep->steps = (PetscInt)first.alpha.size();
+  rep->spurious = first.chk.spurious, rep->copies = first.chk.copies, rep->converged = first.converged, rep->resumed_from = first.resumed_from;
+  rep->invariant = first.invariant;
+  rep->alpha = first.alpha, rep->beta = first.beta;
+  rep->unconverged.clear(), rep->unconverged_errors.clear();
+  for (const Level &l : first.unconverged) rep->unconverged.push_back(l.value), rep->unconverged_errors.push_back(l.error);
+  rep->products = r.cnt.products, rep->reductions = r.cnt.reductions, rep->recomputed_betas = r.cnt.recomputed;
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st, LanczosReport *report) {
+  const LogEvents *ev;
+  Wanted want;
+  Recurrence r;
+  PassSpec spec;
+  PassResult first;
+  LanczosReport rep;
+  PetscFunctionBeginUser;
+  PetscCall(GetLogEvents(&ev));
+  PetscCall(WantedOf(H, opts, &want));
+  PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
+  PetscCall(r.Create(H, opts.centre));
+  spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every, spec.tol = opts.tol;
+  spec.checkpoint = opts.checkpoint, spec.checkpoint_every = opts.checkpoint_every, spec.option_prefix = opts.option_prefix;
+  if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
+  Progress progress("Lanczos first pass");
+  spec.progress = &progress;
+  PetscCall(FirstPass(r, spec, &first));
+  PetscCall(CheckEnoughLevels(r.comm, opts, want, first));
+  PetscCall(FirstPassStates(r, opts, spec, first, st, &rep));
+  PetscCall(MultiplicityPasses(r, opts, spec, first, st, &rep));
+  const double level_tol = 100 * std::max(kLanczosCopyTolerance, opts.tol) * first.chk.scale;
+  if (!opts.window_set && rep.extra_states > 0) PetscCall(KeepWholeLevels(opts, level_tol, st));
+  PetscCall(FillReport(r, first, &rep));
+  rep.vectors = opts.vectors, rep.kramers = opts.kramers_block > 0;
+  PetscCall(r.Destroy());
+  PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
+  *report = std::move(rep);
+  PetscCheck(!opts.window_set || !report->converged || st->count() > 0, PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV contains no eigenvalue of H", opts.option_prefix.c_str(),
+             opts.window[0], opts.window[1]);
+  PetscFunctionReturn(0);
+}
+
+std::string LanczosDescription(const LanczosReport &rep) {
+  std::string s = "nemo: Lanczos (NEMO 3-D style, 3 vectors, no reorthogonalisation";
+  char buf[200];
+  if (rep.kramers) s += rep.partners_dropped ? ", Kramers partners dropped: H not time-reversal symmetric" : ", Kramers pairs by time reversal";
+  if (rep.multiplicity_passes) {
+    std::snprintf(buf, sizeof buf, ", %d restarted pass%s for multiplicity (%d more states)%s", (int)rep.multiplicity_passes, rep.multiplicity_passes > 1 ? "es" : "", (int)rep.extra_states,
+                  rep.multiplicity_complete ? "" : ", multiplicity may be incomplete: raise -eps_nemo_multiplicity_passes");
+    s += buf;
+  }
+  s += ")";
+  if (!rep.converged) {
+    std::snprintf(buf, sizeof buf, "; not converged within %d steps: %d wanted levels unconverged", (int)rep.steps, (int)rep.unconverged.size());
+    s += buf;
+  }
+  if (rep.invariant) s += "; invariant subspace reached";
+  return s;
+}
+
+} // namespace tbpeta::lanczos

@@ -1,0 +1,146 @@
+#include "solvers/lanczos/MultiplicityPasses.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "support/CounterHash.hpp"
+
+namespace tbpeta::lanczos {
+
+namespace {
+
+// A level of a restarted pass is a new direction when the start vector's squared weight in it is at least this / N
+// (a random start has about 1/N per direction; below 1e-6 / N with probability 1e-6; measured: above 1e-3 against
+// below 1e-23 for a level found before, at N = 160..640).
+constexpr double kNewDirectionWeight = 1e-6;
+
+// The converged levels of a pass that its start vector reached.
+PetscErrorCode NewDirections(const PassResult &pass, double near, PetscInt N, std::vector<Level> *fresh) {
+  PetscFunctionBeginUser;
+  fresh->clear();
+  for (const Level &l : pass.found) {
+    double weight;
+    PetscCall(StartWeight(pass.alpha, pass.beta, (int)pass.alpha.size(), l.value, near, &weight));
+    if (weight >= kNewDirectionWeight / (double)N) fresh->push_back(l);
+  }
+  PetscFunctionReturn(0);
+}
+
+// The candidates at columns [first, first + n) of a pass's second run: each orthogonalised (in r.vprev, free between
+// passes) against the states accepted so far, kept when at least half of it remains and its residual is small, with
+// its Kramers partner (appended after the candidates); the kept ones are then moved to the front. *added: states kept.
+PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, PetscInt first, PetscInt n, double scale, StateColumns *st, LanczosReport *rep, int *added) {
+  PetscInt accepted = first;
+  const PetscInt tail = first + n;
+  PetscFunctionBeginUser;
+  *added = 0;
+  for (PetscInt i = 0; i < n; ++i) {
+    const PetscInt col = first + i;
+    const double value = st->values[col], cres = st->residuals[col];
+    {
+      Column x(st->V(), col);
+      PetscCall(x.error());
+      PetscCall(VecCopy(x.vec(), r.vprev));
+    }
+    PetscReal left;
+    double res = 0;
+    PetscCall(st->Orthogonalise(r.vprev, {{0, accepted}, {tail, st->count()}}, &left));
+    r.cnt.reductions += 3;
+    if (left >= 0.5) {
+      PetscCall(VecScale(r.vprev, 1.0 / left));
+      PetscCall(Residual(r, r.vprev, value, &res));
+    }
+    if (left < 0.5 || res > std::max(100 * cres, 1e-6 * scale)) continue; // not new after all (kept as a safeguard)
+    PetscCall(BVInsertVec(st->V(), accepted, r.vprev));
+    st->values[accepted] = value, st->residuals[accepted] = res;
+    ++*added;
+    const PetscInt before = st->count();
+    PetscCall(AddKramersPartner(r, opts, accepted, scale, st, rep));
+    *added += (int)(st->count() - before);
+    ++accepted;
+  }
+  std::vector<bool> keep(st->count(), false);
+  for (PetscInt j = 0; j < st->count(); ++j) keep[j] = j < accepted || j >= tail;
+  PetscCall(st->Keep(keep));
+  PetscFunctionReturn(0);
+}
+
+// One restarted pass p; *added: the states it added.
+PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, PetscInt p, double lo, double hi, StateColumns *st,
+                             LanczosReport *rep, int *added) {
+  PetscInt N, start, steps2;
+  char label[64];
+  PassResult pass;
+  std::vector<Level> fresh;
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(r.H, &N, nullptr));
+  const PetscInt steps = (PetscInt)first.alpha.size();
+  const double scale = first.chk.scale, level_tol = 100 * std::max(kLanczosCopyTolerance, opts.tol) * scale;
+  PassSpec sp = first_spec;
+  std::snprintf(label, sizeof label, "lanczos multiplicity pass %d", (int)p);
+  sp.label = label;
+  Progress progress(label);
+  sp.progress = &progress;
+  sp.seed = MixBits(opts.seed + 0x5bd1e995ULL * (unsigned long long)p) >> 33; // another start vector, reproducible
+  sp.deflate = st;
+  sp.checkpoint.clear();
+  sp.want.window_set = true, sp.want.window[0] = lo - 10 * level_tol, sp.want.window[1] = hi + 10 * level_tol;
+  // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
+  // converges in about as many steps.
+  sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
+  PetscCall(FirstPass(r, sp, &pass));
+  rep->multiplicity_steps += (PetscInt)pass.alpha.size();
+  PetscCall(NewDirections(pass, std::max(kLanczosCopyTolerance, opts.tol) * scale * 10, N, &fresh));
+  *added = 0;
+  if (fresh.empty()) PetscFunctionReturn(0);
+  pass.found = fresh;
+  PetscCall(ReserveStates(r, st->count() + (PetscInt)fresh.size() * (opts.kramers_block ? 2 : 1), st));
+  PetscCall(SecondPass(r, sp, pass, st, &start, &steps2));
+  rep->multiplicity_steps += steps2;
+  PetscCall(AcceptCandidates(r, opts, start, (PetscInt)fresh.size(), scale, st, rep, added));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *st, LanczosReport *report) {
+  PetscInt k;
+  double res;
+  PetscFunctionBeginUser;
+  if (!opts.kramers_block) PetscFunctionReturn(0);
+  const double value = st->values[j], residual = st->residuals[j];
+  PetscCall(st->Append(1, &k));
+  st->values[k] = value;
+  if (!st->vectors()) PetscFunctionReturn(0);
+  {
+    Column x(st->V(), j), y(st->V(), k);
+    PetscCall(x.error());
+    PetscCall(y.error());
+    PetscCall(KramersPartner(x.vec(), y.vec(), opts.kramers_block));
+    PetscCall(Residual(r, y.vec(), value, &res));
+  }
+  st->residuals[k] = res;
+  if (res <= std::max(100 * residual, 1e-6 * scale)) PetscFunctionReturn(0);
+  st->values.pop_back(), st->residuals.pop_back();
+  ++report->partners_dropped;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *st, LanczosReport *report) {
+  PetscFunctionBeginUser;
+  if (!st->vectors() || st->count() == 0 || opts.multiplicity_passes <= 0 || first.invariant || !first.converged) PetscFunctionReturn(0);
+  const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
+  const double low = *lo, high = *hi;
+  for (PetscInt p = 1; p <= opts.multiplicity_passes; ++p) {
+    int added;
+    PetscCall(RestartedPass(r, opts, first_spec, first, p, low, high, st, report, &added));
+    report->multiplicity_passes = p;
+    report->extra_states += added;
+    if (!added) break;
+    if (p == opts.multiplicity_passes) report->multiplicity_complete = false;
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta::lanczos

@@ -1,0 +1,55 @@
+#pragma once
+// The Lanczos tridiagonal T_m (diagonal alpha, off-diagonal beta) and what a check learns from it: the eigenvalues of
+// T_m near the wanted energies (LAPACK dstebz bisection on the needed index range only, dstein for the last
+// components of their eigenvectors), with the Cullum-Willoughby filter of spurious values (a simple value of T_m
+// that is also a value of T^_m, T_m without its first row and column, is a ghost) and copies of one value (closer
+// than kLanczosCopyTolerance times the spectral scale) merged into one level. A kept value has converged when
+// beta_{m+1} |s_m| <= tol * scale (s_m: last component of its eigenvector, the best of its copies; scale: the
+// Gershgorin bound of T_m).
+#include <petscsys.h>
+
+#include <vector>
+
+namespace tbpeta::lanczos {
+
+// Copies of one Ritz value and a T_m / T^_m coincidence in the Cullum-Willoughby test: values closer than this
+// times the spectral scale of T are the same.
+inline constexpr double kLanczosCopyTolerance = 1e-11;
+
+struct Level {
+  double value = 0;
+  double error = 0; // beta_{m+1} |s_m| (0 for a value with copies)
+  bool converged = false;
+};
+
+// What one pass wants: nev mode (levels below/above a gap centre) or a window.
+struct Wanted {
+  bool window_set = false;
+  double window[2] = {0, 0};
+  double gap_center = 0;
+  int levels_v = 0, levels_c = 0;
+};
+
+// One convergence check on T_m.
+struct Check {
+  double scale = 0;
+  std::vector<Level> wanted; // ascending
+  bool neighbours_converged = true;
+  PetscInt spurious = 0, copies = 0;
+};
+
+// alpha[0..m), beta[0..m] (beta[0] = 0, beta[m] the next off-diagonal): the wanted levels of T_m (ghosts removed,
+// copies merged) and whether the run may stop on them (in window mode also the nearest values outside the window
+// must have converged, so that an empty window is recognised).
+PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want, double tol, Check *out);
+
+// The eigenvector s of T_m for the value nearest `value` among those within `near` of it, the best converged
+// (smallest last component) of its copies.
+PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double near, std::vector<double> *s);
+
+// The squared weight of the start vector in the eigenspace of T_m at `value`: the sum of the squared first
+// components of T's eigenvectors for all copies within `near` (the projection of v_0 on the eigenspace, whatever
+// the number of copies the lost orthogonality has made of it).
+PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double near, double *weight);
+
+} // namespace tbpeta::lanczos

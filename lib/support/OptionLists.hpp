@@ -1,0 +1,21 @@
+#pragma once
+// Options that hold a comma-separated list, read so that a wrong length or a word that is not a number is one line
+// naming the option (PETSc itself keeps the first entries of a longer list, and the low 32 bits of a larger integer),
+// and the one comma splitter of the project.
+#include <petscsys.h>
+
+#include <string>
+#include <vector>
+
+namespace tbpeta {
+
+// The fields of `text` between separators, each trimmed of blanks; empty fields are kept ("a,,b" has three).
+std::vector<std::string> SplitList(const std::string &text, char separator = ',');
+
+// Reads option `name` as exactly `n` comma-separated reals (values holds the defaults shown by -help). Collective;
+// PETSC_ERR_USER_INPUT for another count.
+PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values, PetscBool *set);
+// The same for integers, each within the range of PetscInt.
+PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set);
+
+} // namespace tbpeta

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The architecture of tbpeta's library, checked from its sources (run by ctest as `architecture`).
+
+1. Layers run one way. Every file of lib/ lives in a layer folder; a file may include headers of its own layer and
+   of the layers below it, never of a layer above (the order is LAYERS below, bottom first).
+2. No circle: the include graph between the files of lib/ has no cycle.
+3. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
+   block right above it has a line starting with "Long:" that says why.
+
+Usage: check_architecture.py [REPO_ROOT]; prints every violation and exits 1 when there is one.
+"""
+import os
+import re
+import sys
+
+LAYERS = ["support", "geometry", "model", "operator", "bulk", "solvers", "io", "study", "application"]
+MAX_LINES = 80
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def sources(root, folder):
+    for dirpath, _, files in os.walk(os.path.join(root, folder)):
+        for f in sorted(files):
+            if f.endswith((".cpp", ".hpp", ".h")):
+                yield os.path.join(dirpath, f)
+
+
+def layer_of(path_in_lib):
+    top = path_in_lib.split("/")[0]
+    return LAYERS.index(top) if top in LAYERS else None
+
+
+def check_layers(root, problems):
+    graph = {}
+    for path in sources(root, "lib"):
+        rel = os.path.relpath(path, os.path.join(root, "lib"))
+        own = layer_of(rel)
+        if own is None or "/" not in rel:
+            problems.append(f"lib/{rel}: not inside a layer folder ({', '.join(LAYERS)})")
+            continue
+        graph[rel] = []
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                target = m.group(1)
+                other = layer_of(target)
+                if other is None:
+                    continue  # a header of the same folder by a relative name would be caught by the build
+                graph[rel].append(target)
+                if other > own:
+                    problems.append(f"lib/{rel}:{number}: includes {target}: layer {LAYERS[other]} is above {LAYERS[own]}")
+    # Cycles: depth-first search with colours.
+    colour, stack = {}, []
+
+    def visit(node):
+        colour[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if colour.get(nxt) == 1:
+                problems.append("include cycle: " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif colour.get(nxt) is None and nxt in graph:
+                visit(nxt)
+        stack.pop()
+        colour[node] = 2
+
+    for node in sorted(graph):
+        if colour.get(node) is None:
+            visit(node)
+
+
+def strip_code(text):
+    """The text with comments, string and character literals blanked (newlines kept), for brace matching."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif c in "\"'":
+            if c == "'" and i > 0 and text[i - 1].isalnum():  # digit separator 1'000
+                out.append(" ")
+                i += 1
+                continue
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + " " * (min(j, n) - i - 1) + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def functions(text):
+    """(first line, last line) of every function body at namespace or class scope."""
+    code = "\n".join("" if l.lstrip().startswith("#") else l for l in strip_code(text).split("\n"))
+    found, scopes, head_start, head = [], ["ns"], 0, []
+    line = 1
+    for i, c in enumerate(code):
+        if c == "\n":
+            line += 1
+        if scopes[-1] != "ns":
+            if c == "{":
+                scopes.append(scopes[-1])
+            elif c == "}":
+                kind = scopes.pop()
+                if isinstance(kind, tuple) and kind[0] == "fn" and (len(scopes) == 0 or scopes[-1] == "ns"):
+                    found.append((kind[1], line))
+                if scopes and scopes[-1] == "ns":
+                    head, head_start = [], None
+            continue
+        if c in ";}":
+            if c == "}":
+                scopes.pop()
+            head, head_start = [], None
+            continue
+        if c == "{":
+            h = "".join(head)
+            words = h.split()
+            if re.search(r"\b(namespace|extern)\b", h) or re.match(r"^(template\s*<.*>\s*)?(class|struct|union)\b", h.strip()):
+                scopes.append("ns")
+            elif re.search(r"\benum\b", h) or "=" in re.sub(r"(operator\s*\S+|\[[^\]]*\])", "", h) or "(" not in h:
+                scopes.append("other")
+            else:
+                scopes.append(("fn", head_start))
+            head, head_start = [], None
+            continue
+        if head_start is None and not c.isspace():
+            head_start = line
+        head.append(c)
+    return found
+
+
+def check_function_length(root, problems):
+    for folder in ("lib", "app", "benchmarks"):
+        for path in sources(root, folder):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            lines = text.split("\n")
+            for first, last in functions(text):
+                if last - first + 1 <= MAX_LINES:
+                    continue
+                k, justified = first - 2, False
+                while k >= 0 and lines[k].lstrip().startswith("//"):
+                    justified = justified or lines[k].lstrip()[2:].lstrip().startswith("Long:")
+                    k -= 1
+                if not justified:
+                    rel = os.path.relpath(path, root)
+                    problems.append(f"{rel}:{first}: function of {last - first + 1} lines (> {MAX_LINES}) without a 'Long:' comment saying why")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    problems = []
+    check_layers(root, problems)
+    check_function_length(root, problems)
+    for p in problems:
+        print(p)
+    print(f"check_architecture: {len(problems)} problem(s); layers bottom first: {' < '.join(LAYERS)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
