@@ -38,6 +38,8 @@ struct RunSettings {
   RunOutputOptions output;
   PetscBool compare = PETSC_FALSE;
   CompareOptions compare_opts;
+  double memory_limit = 0; // MB per rank
+  bool memory_limit_given = false;
   double vbm = 0, cbm = 0;
   double midgap() const { return 0.5 * (vbm + cbm); }
 };
@@ -50,6 +52,7 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
   PetscCall(CreateTightBindingSystem(comm, spec, &rs->sys));
   PetscCall(HamiltonianOptionsFromOptions(comm, &rs->hopts));
   PetscCall(SolverPolicyFromOptions(comm, &rs->policy));
+  PetscCall(MemoryLimitFromOptions(comm, &rs->memory_limit, &rs->memory_limit_given));
   PetscOptionsBegin(comm, nullptr, "Comparison of eigen-solvers", "tbpeta");
   PetscCall(PetscOptionsBool("-compare", "Run every solver of -compare_runs on H and compare them (-compare_* options; each run's EPS has the prefix <run>_)", "tbpeta", rs->compare, &rs->compare, nullptr));
   PetscOptionsEnd();
@@ -79,18 +82,15 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
 // The memory estimate before anything large is allocated; a run that cannot fit stops here.
 PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   PetscInt nvec;
-  double limit;
-  bool given;
   MemoryEstimate est;
   const double MB = 1048576.0;
   PetscFunctionBeginUser;
-  PetscCall(MemoryLimitFromOptions(comm, &limit, &given));
   if (rs.compare) PetscCall(EstimateComparisonVectors(comm, rs.compare_opts, (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
   PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
   PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
-                        est.total() / MB, est.structure / MB, HamiltonianKindName(rs.hopts.kind), est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, limit));
-  PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, limit, given));
+                        est.total() / MB, est.structure / MB, HamiltonianKindName(rs.hopts.kind), est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, rs.memory_limit));
+  PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }
 

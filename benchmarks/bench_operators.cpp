@@ -1,5 +1,5 @@
 // bench_operators: the product y = Hx of every operator tbpeta has for H, side by side in one run: PETSc's AIJ and
-// BAIJ (-hamiltonian stored), tbpeta's stored bond blocks (stored_blocks) and the on-the-fly operator (shell, with
+// BAIJ (-hamiltonian aij, baij), tbpeta's stored bond blocks (stored_blocks) and the on-the-fly operator (shell, with
 // the block cache on and off), on bulk GaAs and on a passivated InAs dot in GaAs (interfaces and surfaces break the
 // block sharing), sp3s* (vogl1983) and sp3d5s*+SO (nemo3d), next to this machine's STREAM-style triad bandwidth
 // measured in the same run. A printed benchmark, not a test.

@@ -1,4 +1,4 @@
-// bench_solvers: every eigen-solver of tbpeta (-solver compare) on one large sp3d5s*+SO passivated dot with the stored
+// bench_solvers: every eigen-solver of tbpeta (-compare) on one large sp3d5s*+SO passivated dot with the stored
 // H: products, time and peak memory to converge 4 + 4 states, each run capped, and the measured ratios next to the
 // lecture's claims (ARPACK on the folded operator "about 10x" the NEMO 3-D Lanczos; the folded spectrum "slower")
 // and the targets (the Lanczos needs the least memory, 3 vectors + the wanted ones, and no more products than

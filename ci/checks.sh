@@ -49,8 +49,8 @@ for part in $parts; do
       note "asan: $t clean on 1 and 2 ranks"
     done
     # The executable on bad input and on a small solve of each solver.
-    for args in "-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -solver lanczos" "-cells 2,2,2 -solver folded -hamiltonian shell" \
-                "-cells 2,2,2 -solver slepc -eps_nev 4" "-cells 2,2,2 -params_file /nonexistent.tbp"; do
+    for args in "-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -eps_type nemo" "-cells 2,2,2 -eps_type folded -hamiltonian shell" \
+                "-cells 2,2,2 -eps_type krylovschur -eps_nev 4" "-cells 2,2,2 -params_file /nonexistent.tbp"; do
       log=build-asan/tbpeta.log
       $mpi -n 2 build-asan/bin/tbpeta $args >"$log" 2>&1 || true
       if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
@@ -62,7 +62,7 @@ for part in $parts; do
     ;;
   mallocdump)
     # At PetscFinalize PETSc prints one line per unfreed block, "[ 0] 112 bytes main() at leak.c:5" (checked with a
-    # deliberate leak), and "Corrupted memory" for a damaged one; the tracker of vectors held steps aside here.
+    # deliberate leak), and "Corrupted memory" for a damaged one; the tracker of vectors held (-compare) steps aside.
     dump() {
       local log=$1; shift
       PETSC_OPTIONS="-malloc_debug -malloc_dump" "$@" >"$log" 2>&1 || { tail -30 "$log"; note "mallocdump: $* failed"; exit 1; }
@@ -76,8 +76,8 @@ for part in $parts; do
     done
     dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
     i=0
-    for args in "-solver lanczos" "-solver lanczos -hamiltonian shell" "-solver folded" "-solver folded -folded_solver lanczos" "-solver slepc -eps_nev 4" \
-                "-solver slepc -st_type sinvert -eps_nev 4" "-solver compare -compare_max_products 4000" "-hamiltonian stored_blocks"; do
+    for args in "-eps_type nemo" "-eps_type nemo -hamiltonian shell" "-eps_type folded" "-eps_type folded -folded_eps_type nemo" "-eps_type krylovschur -eps_nev 4" \
+                "-eps_type krylovschur -st_type sinvert -eps_nev 4" "-compare -compare_max_products 4000" "-hamiltonian stored_blocks"; do
       i=$((i + 1))
       dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run.h5 $args
     done

@@ -10,7 +10,8 @@ int expectedRanks(); // from --expected-ranks=N (ctest); -1 when run by hand
 int commSize();      // size of PETSC_COMM_WORLD
 int commRank();
 // "env -u ..." that removes the MPI launcher's and this process's MPI variables (keeping OpenMPI's run-as-root
-// permission), so that a command started from a test (a child mpiexec or a program of its own) starts cleanly.
+// permission), so that a command started from a test (a child mpiexec or a program of its own) starts cleanly; a
+// job whose rank fails is ended without OpenMPI's one-second grace.
 std::string CleanMpiEnvironment();
 } // namespace tbpeta::test
 

@@ -254,29 +254,22 @@ std::string DirectionName(KPoint d) {
   return buf;
 }
 
-PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
-                            BandAnalysis *out) {
-  BandAnalysis a;
-  const int nval = bands.valenceBands();
-  const int n = path.points_per_segment;
-  std::vector<double> e;
-  PetscFunctionBeginUser;
-  PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bands and samples do not match");
-  // Valence top, direct gap and spin-orbit splitting at Gamma (bands: s, split-off pair, heavy/light-hole quartet).
-  PetscCall(bands.At({0, 0, 0}, &e));
-  a.vbm = e[nval - 1];
-  a.gamma_gap = e[nval] - a.vbm;
-  a.delta_so = bands.model().spin_orbit ? a.vbm - e[nval - 5] : 0;
+namespace {
 
-  // Lowest conduction sample, then a golden-section search over the neighbouring samples.
+// The lowest conduction sample, then a golden-section search over its neighbours along the path; a minimum at a corner
+// (within the search tolerance) is reported at the corner. *s: the path coordinate (in samples).
+PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
+                                     double *s, double *ec, bool *at_corner) {
+  const int nval = bands.valenceBands(), n = path.points_per_segment;
+  PetscFunctionBeginUser;
   size_t jmin = 0;
   for (size_t j = 1; j < samples.size(); ++j)
     if (energies[j][nval] < energies[jmin][nval]) jmin = j;
-  auto conduction = [&](double s, double *ec) -> PetscErrorCode {
+  auto conduction = [&](double x, double *e) -> PetscErrorCode {
     std::vector<double> v;
     PetscFunctionBeginUser;
-    PetscCall(bands.At(positionAt(path, s).k, &v));
-    *ec = v[nval];
+    PetscCall(bands.At(positionAt(path, x).k, &v));
+    *e = v[nval];
     PetscFunctionReturn(0);
   };
   double lo = std::max(0.0, (double)jmin - 1), hi = std::min((double)(samples.size() - 1), (double)jmin + 1);
@@ -297,46 +290,48 @@ PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const 
   }
   double s_best = f1 < f2 ? x1 : x2, e_best = std::min(f1, f2);
   if (energies[jmin][nval] <= e_best) s_best = (double)jmin, e_best = energies[jmin][nval];
-  // A minimum at a corner (within the search tolerance) is reported at the corner.
   const double corner = std::round(s_best / n) * n;
-  bool at_corner = false;
+  *at_corner = false;
   if (std::fabs(s_best - corner) < 1e-5) {
-    double ec = 0;
-    PetscCall(conduction(corner, &ec));
-    if (ec <= e_best + 1e-9) s_best = corner, e_best = ec, at_corner = true;
+    double e = 0;
+    PetscCall(conduction(corner, &e));
+    if (e <= e_best + 1e-9) s_best = corner, e_best = e, *at_corner = true;
   }
-  const PathPosition pos = positionAt(path, s_best);
-  a.cbm = e_best;
-  a.cbm_k = pos.k;
-  a.cbm_distance = pos.distance;
-  a.gap = a.cbm - a.vbm;
-  a.direct = norm(a.cbm_k) < 1e-9;
+  *s = s_best, *ec = e_best;
+  PetscFunctionReturn(0);
+}
 
-  // Directions of the path through the CBM: every segment that starts or ends at the CBM's point when it is a
-  // corner (all occurrences of that point), else the CBM's segment.
+// Directions of the path through the CBM: every segment that starts or ends at the CBM's point when it is a corner
+// (all occurrences of that point), else the CBM's segment; *where names the place.
+std::vector<KPoint> CbmDirections(const BandPath &path, double s, bool at_corner, const KPoint &k, std::string *where) {
   std::vector<KPoint> dirs;
   if (at_corner) {
-    const int c = (int)std::lround(s_best / n);
-    a.cbm_where = path.labels[c];
+    const int c = (int)std::lround(s / path.points_per_segment);
+    *where = path.labels[c];
     for (int i = 0; i < (int)path.corners.size(); ++i) {
-      if (norm({path.corners[i][0] - a.cbm_k[0], path.corners[i][1] - a.cbm_k[1], path.corners[i][2] - a.cbm_k[2]}) > 1e-9) continue;
+      if (norm({path.corners[i][0] - k[0], path.corners[i][1] - k[1], path.corners[i][2] - k[2]}) > 1e-9) continue;
       for (int nb : {i - 1, i + 1})
-        if (nb >= 0 && nb < (int)path.corners.size())
-          dirs.push_back(unit({path.corners[nb][0] - a.cbm_k[0], path.corners[nb][1] - a.cbm_k[1], path.corners[nb][2] - a.cbm_k[2]}));
+        if (nb >= 0 && nb < (int)path.corners.size()) dirs.push_back(unit({path.corners[nb][0] - k[0], path.corners[nb][1] - k[1], path.corners[nb][2] - k[2]}));
     }
-  } else {
-    char buf[128];
-    std::snprintf(buf, sizeof(buf), "%.3f of the way %s-%s", pos.fraction, path.labels[pos.segment].c_str(), path.labels[pos.segment + 1].c_str());
-    a.cbm_where = buf;
-    const KPoint &p0 = path.corners[pos.segment], &p1 = path.corners[pos.segment + 1];
-    dirs.push_back(unit({p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}));
+    return dirs;
   }
+  const PathPosition pos = positionAt(path, s);
+  char buf[128];
+  std::snprintf(buf, sizeof(buf), "%.3f of the way %s-%s", pos.fraction, path.labels[pos.segment].c_str(), path.labels[pos.segment + 1].c_str());
+  *where = buf;
+  const KPoint &p0 = path.corners[pos.segment], &p1 = path.corners[pos.segment + 1];
+  dirs.push_back(unit({p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}));
+  return dirs;
+}
+
+// The electron's mass along each distinct direction (named with a positive leading component).
+PetscErrorCode ElectronMasses(const BulkBands &bands, const std::vector<KPoint> &dirs, BandAnalysis *a) {
+  PetscFunctionBeginUser;
   for (const auto &d : dirs) {
     bool seen = false;
-    for (const auto &m : a.electron) seen = seen || std::fabs(std::fabs(dot(m.direction, d)) - 1) < 1e-9;
+    for (const auto &m : a->electron) seen = seen || std::fabs(std::fabs(dot(m.direction, d)) - 1) < 1e-9;
     if (seen) continue;
     DirectionalMass m;
-    // Name the direction with positive leading component.
     KPoint dn = d;
     for (double x : d)
       if (std::fabs(x) > 1e-9) {
@@ -345,20 +340,53 @@ PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const 
       }
     m.direction = dn;
     m.name = DirectionName(dn);
-    PetscCall(BandMass(bands, nval, a.cbm_k, dn, &m.mass));
-    a.electron.push_back(m);
+    PetscCall(BandMass(bands, bands.valenceBands(), a->cbm_k, dn, &m.mass));
+    a->electron.push_back(m);
   }
+  PetscFunctionReturn(0);
+}
 
-  // Heavy and light holes at Gamma (top band, and the band below the heavy-hole pair).
+// Heavy and light holes at Gamma (the top band, and the band below the heavy-hole pair) along [100] and [111].
+PetscErrorCode HoleMasses(const BulkBands &bands, BandAnalysis *a) {
+  const int nval = bands.valenceBands();
   double m;
+  PetscFunctionBeginUser;
   PetscCall(BandMass(bands, nval - 1, {0, 0, 0}, {1, 0, 0}, &m));
-  a.m_hh_100 = -m;
+  a->m_hh_100 = -m;
   PetscCall(BandMass(bands, nval - 3, {0, 0, 0}, {1, 0, 0}, &m));
-  a.m_lh_100 = -m;
+  a->m_lh_100 = -m;
   PetscCall(BandMass(bands, nval - 1, {0, 0, 0}, {1, 1, 1}, &m));
-  a.m_hh_111 = -m;
+  a->m_hh_111 = -m;
   PetscCall(BandMass(bands, nval - 3, {0, 0, 0}, {1, 1, 1}, &m));
-  a.m_lh_111 = -m;
+  a->m_lh_111 = -m;
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
+                            BandAnalysis *out) {
+  BandAnalysis a;
+  const int nval = bands.valenceBands();
+  std::vector<double> e;
+  double s_best, e_best;
+  bool at_corner;
+  PetscFunctionBeginUser;
+  PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bands and samples do not match");
+  // Valence top, direct gap and spin-orbit splitting at Gamma (bands: s, split-off pair, heavy/light-hole quartet).
+  PetscCall(bands.At({0, 0, 0}, &e));
+  a.vbm = e[nval - 1];
+  a.gamma_gap = e[nval] - a.vbm;
+  a.delta_so = bands.model().spin_orbit ? a.vbm - e[nval - 5] : 0;
+  PetscCall(FindConductionMinimum(bands, path, samples, energies, &s_best, &e_best, &at_corner));
+  const PathPosition pos = positionAt(path, s_best);
+  a.cbm = e_best;
+  a.cbm_k = pos.k;
+  a.cbm_distance = pos.distance;
+  a.gap = a.cbm - a.vbm;
+  a.direct = norm(a.cbm_k) < 1e-9;
+  PetscCall(ElectronMasses(bands, CbmDirections(path, s_best, at_corner, a.cbm_k, &a.cbm_where), &a));
+  PetscCall(HoleMasses(bands, &a));
   *out = a;
   PetscFunctionReturn(0);
 }

@@ -129,7 +129,16 @@ private:
   [[noreturn]] void Fail(int line, const std::string &what) const {
     throw FormatError{"parameter file '" + path_ + "'" + (line > 0 ? " line " + std::to_string(line) : "") + ": " + what};
   }
+  // What the header keys decide: which numbers are expected.
+  struct Form {
+    std::string model, form;
+    bool with_d = false, vogl = false, with_so = false;
+  };
   void ReadEntries();
+  Form CheckHeader();
+  void CheckKeys(const Form &f);
+  void SpinOrbit(const Form &f, double lambda[2]);
+  MaterialParameters Build(const Form &f, const double lambda[2]);
   void CheckChoice(const std::string &key, const std::vector<std::string> &allowed) const {
     const Entry &e = entries_.at(key);
     if (!Contains(allowed, e.text)) Fail(e.line, key + " '" + Quote(e.text) + "' is not allowed (allowed: " + Join(allowed) + ")");
@@ -167,70 +176,70 @@ void Parser::ReadEntries() {
   }
 }
 
-MaterialParameters Parser::Parse() {
-  ReadEntries();
-  if (entries_.empty()) Fail(0, "no 'key = value' line (an empty file?)");
-
-  // Header: the keys that decide which numbers are expected.
+// The header: the keys that decide which numbers are expected.
+Parser::Form Parser::CheckHeader() {
   for (const auto &k : kRequiredText)
     if (!entries_.count(k)) Fail(0, "missing key '" + k + "'");
   CheckChoice("model", {"sp3sstar", "sp3d5sstar"});
   CheckChoice("spin_orbit", {"yes", "no"});
   CheckChoice("energy_scale", {"absolute", "vbm_zero"});
   CheckChoice("form", {"vogl", "two_centre"});
-  const std::string model = entries_["model"].text, form = entries_["form"].text;
-  const bool        with_d = model == "sp3d5sstar", vogl = form == "vogl", with_so = entries_["spin_orbit"].text == "yes";
-  if (vogl && with_d) Fail(entries_["form"].line, "form vogl needs model sp3sstar (Vogl sums exist only for sp3s*; use form two_centre)");
+  Form f;
+  f.model = entries_["model"].text, f.form = entries_["form"].text;
+  f.with_d = f.model == "sp3d5sstar", f.vogl = f.form == "vogl", f.with_so = entries_["spin_orbit"].text == "yes";
+  if (f.vogl && f.with_d) Fail(entries_["form"].line, "form vogl needs model sp3sstar (Vogl sums exist only for sp3s*; use form two_centre)");
+  return f;
+}
 
-  // Numeric keys the model/form needs; spin-orbit keys are handled per atom below.
+// Numeric keys the model/form needs, and no other; spin-orbit keys are handled per atom (SpinOrbit).
+void Parser::CheckKeys(const Form &f) {
   std::vector<std::string> required = {"a_lattice"};
   required.insert(required.end(), kOnsiteKeys.begin(), kOnsiteKeys.end());
-  if (with_d) required.insert(required.end(), kOnsiteDKeys.begin(), kOnsiteDKeys.end());
-  if (vogl) required.insert(required.end(), kVoglKeys.begin(), kVoglKeys.end());
+  if (f.with_d) required.insert(required.end(), kOnsiteDKeys.begin(), kOnsiteDKeys.end());
+  if (f.vogl) required.insert(required.end(), kVoglKeys.begin(), kVoglKeys.end());
   else
     for (const auto &t : kTwoCentreKeys)
-      if (with_d || !t.needs_d) required.push_back(t.name);
-
+      if (f.with_d || !t.needs_d) required.push_back(t.name);
   std::vector<std::pair<int, std::string>> by_line; // report the first offending key in file order
   for (const auto &[key, e] : entries_) by_line.emplace_back(e.line, key);
   std::sort(by_line.begin(), by_line.end());
   for (const auto &[line, key] : by_line) {
     if (IsTextKey(key) || Contains(required, key)) continue;
-    if (IsSpinOrbitKey(key)) {
-      if (!with_so) Fail(line, "key '" + key + "' is not allowed with spin_orbit = no");
-    } else {
-      Fail(line, "key '" + key + "' is not allowed for model " + model + ", form " + form);
-    }
+    if (!IsSpinOrbitKey(key)) Fail(line, "key '" + key + "' is not allowed for model " + f.model + ", form " + f.form);
+    if (!f.with_so) Fail(line, "key '" + key + "' is not allowed with spin_orbit = no");
   }
   for (const auto &k : required)
-    if (!entries_.count(k)) Fail(0, "missing key '" + k + "' (model " + model + ", form " + form + ")");
-
-  // Spin-orbit: per atom exactly one of lambda (= Delta/3) or the full splitting Delta.
-  double lambda[2] = {0, 0};
-  if (with_so) {
-    const char *side[2] = {"a", "c"};
-    for (int i = 0; i < 2; ++i) {
-      const std::string lk = std::string("lambda_so_") + side[i], dk = std::string("Delta_so_") + side[i];
-      const bool        hl = entries_.count(lk), hd = entries_.count(dk);
-      if (!hl && !hd) Fail(0, "missing key '" + lk + "' or '" + dk + "' (spin_orbit = yes)");
-      if (hl && hd) Fail(std::max(entries_[lk].line, entries_[dk].line), "give only one of '" + lk + "' and '" + dk + "'");
-      lambda[i] = hl ? entries_[lk].number : entries_[dk].number / 3.0;
-    }
-  }
+    if (!entries_.count(k)) Fail(0, "missing key '" + k + "' (model " + f.model + ", form " + f.form + ")");
   if (!(entries_["a_lattice"].number > 0)) Fail(entries_["a_lattice"].line, "a_lattice must be positive (Angstrom), got '" + Quote(entries_["a_lattice"].text) + "'");
+}
 
+// Spin-orbit: per atom exactly one of lambda (= Delta/3) or the full splitting Delta.
+void Parser::SpinOrbit(const Form &f, double lambda[2]) {
+  lambda[0] = lambda[1] = 0;
+  if (!f.with_so) return;
+  const char *side[2] = {"a", "c"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string lk = std::string("lambda_so_") + side[i], dk = std::string("Delta_so_") + side[i];
+    const bool hl = entries_.count(lk), hd = entries_.count(dk);
+    if (!hl && !hd) Fail(0, "missing key '" + lk + "' or '" + dk + "' (spin_orbit = yes)");
+    if (hl && hd) Fail(std::max(entries_[lk].line, entries_[dk].line), "give only one of '" + lk + "' and '" + dk + "'");
+    lambda[i] = hl ? entries_[lk].number : entries_[dk].number / 3.0;
+  }
+}
+
+MaterialParameters Parser::Build(const Form &f, const double lambda[2]) {
   MaterialParameters p;
   p.set            = entries_["set"].text;
   p.material       = entries_["material"].text;
   p.anion          = entries_["anion"].text;
   p.cation         = entries_["cation"].text;
-  p.model          = with_d ? BasisModel::sp3d5sstar : BasisModel::sp3sstar;
-  p.has_spin_orbit = with_so;
+  p.model          = f.with_d ? BasisModel::sp3d5sstar : BasisModel::sp3sstar;
+  p.has_spin_orbit = f.with_so;
   p.energy_scale   = entries_["energy_scale"].text == "absolute" ? EnergyScale::absolute : EnergyScale::vbm_zero;
   p.a_lattice      = Number("a_lattice");
   p.anion_onsite   = {Number("Es_a"), Number("Ep_a"), Number("Ed_a"), Number("Esstar_a"), lambda[0]};
   p.cation_onsite  = {Number("Es_c"), Number("Ep_c"), Number("Ed_c"), Number("Esstar_c"), lambda[1]};
-  if (vogl) {
+  if (f.vogl) {
     // Vogl's tabulated sums over the four bonds at k = 0 (each direction cosine +-1/sqrt3) -> two-centre integrals.
     const double q = std::sqrt(3.0) / 4.0;
     p.bond.ss_sigma          = Number("Vss") / 4.0;
@@ -247,6 +256,16 @@ MaterialParameters Parser::Parse() {
   p.status   = entries_.count("status") ? entries_["status"].text : "";
   p.source   = path_;
   return p;
+}
+
+MaterialParameters Parser::Parse() {
+  ReadEntries();
+  if (entries_.empty()) Fail(0, "no 'key = value' line (an empty file?)");
+  const Form f = CheckHeader();
+  CheckKeys(f);
+  double lambda[2];
+  SpinOrbit(f, lambda);
+  return Build(f, lambda);
 }
 
 } // namespace

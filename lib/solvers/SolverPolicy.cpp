@@ -48,6 +48,9 @@ PetscErrorCode CheckEigenSolver(EPS eps, Mat A, const SolverPolicy &policy) {
   PetscCall(EPSGetTarget(eps, &target));
   PetscCall(OperatorHasEntries(A, &entries));
   PetscCall(MatGetSize(A, &n, nullptr));
+  PetscInt nev;
+  PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
+  PetscCheck(which == EPS_ALL || nev <= n, comm, PETSC_ERR_USER_INPUT, "%seps_nev %" PetscInt_FMT " asks for more states than H has rows (%" PetscInt_FMT ")", p.c_str(), nev, n);
   const bool invert = IsOneOf(sttype, {STSINVERT, STCAYLEY});
   const bool targeted = which == EPS_TARGET_MAGNITUDE || which == EPS_TARGET_REAL || which == EPS_TARGET_IMAGINARY;
   PetscCheck(!targeted || std::isfinite(PetscRealPart(target)), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy (eV)", p.c_str(), (double)PetscRealPart(target));

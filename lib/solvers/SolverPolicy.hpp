@@ -6,7 +6,8 @@
 //  - -st_type sinvert or cayley on an operator without entries: shift-and-invert factors H - sigma;
 //  - -eps_type lapack on an operator without entries, or on more rows than -dense_max_rows (16 n^2 bytes on every
 //    rank, O(n^3) time);
-//  - a target that is not a finite energy.
+//  - a target that is not a finite energy;
+//  - more states (-eps_nev) than H has rows (SLEPc would quietly ask for all of them).
 #include <slepceps.h>
 
 namespace tbpeta {
