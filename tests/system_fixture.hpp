@@ -36,7 +36,7 @@ inline PetscErrorCode BuildFromOptions(MPI_Comm comm, const std::string &options
 }
 
 // Every eigenvalue of the system's H (small systems only).
-inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values, HamiltonianKind kind = HamiltonianKind::aij) {
+inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values, const std::string &kind = "aij") {
   TightBindingSystem sys;
   Mat H;
   HamiltonianOptions opts;
@@ -50,7 +50,7 @@ inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &opti
 }
 
 // H of `kind` (with its properties, products counted; check_finite as CreateHamiltonian).
-inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, HamiltonianKind kind, Mat *H, bool block_cache = true, bool check_finite = true) {
+inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, const std::string &kind, Mat *H, bool block_cache = true, bool check_finite = true) {
   HamiltonianOptions opts;
   PetscFunctionBeginUser;
   opts.kind = kind, opts.block_cache = block_cache;

@@ -36,7 +36,7 @@ struct Dot {
 void BuildDot(const std::string &options, Dot *dot) {
   TightBindingSystem sys;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &dot->H), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &dot->H), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   dot->midgap = 0.5 * (vbm + cbm);

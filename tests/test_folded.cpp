@@ -29,7 +29,7 @@ const char *kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_materi
 void BuildDot(Mat *H, double *midgap) {
   TightBindingSystem sys;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, H), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", H), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   *midgap = 0.5 * (vbm + cbm);
@@ -172,7 +172,7 @@ TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   Mat H;
   double vbm, cbm;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &H), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   const double midgap = 0.5 * (vbm + cbm);
   ASSERT_TRUE(sys.model.spin_orbit);
@@ -291,7 +291,7 @@ TEST(Folded, RefusesCombinationsThatAnswerAnotherQuestion) {
   TightBindingSystem sys;
   Mat shell;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::shell, &shell), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "shell", &shell), 0);
   EXPECT_EQ(check(shell, EPSKRYLOVSCHUR, EPS_TARGET_MAGNITUDE, STCAYLEY), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(check(shell, EPSLAPACK, EPS_TARGET_MAGNITUDE, nullptr), PETSC_ERR_USER_INPUT);
   MatDestroy(&shell);

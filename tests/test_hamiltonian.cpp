@@ -132,13 +132,13 @@ TEST(Hamiltonian, SpectrumIndependentOfRanksPartitionAndMatrixType) {
   ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_SELF, o, &ref), 0);
   ASSERT_EQ(ref.size(), 64u * 10);
   for (const char *part : {"slab", "column", "cube"})
-    for (HamiltonianKind f : {HamiltonianKind::aij, HamiltonianKind::baij}) {
+    for (const std::string f : {"aij", "baij"}) {
       std::vector<double> e;
       ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, o + "-partition " + part, &e, f), 0);
       ASSERT_EQ(e.size(), ref.size());
       double diff = 0;
       for (size_t i = 0; i < e.size(); ++i) diff = std::max(diff, std::fabs(e[i] - ref[i]));
-      EXPECT_LT(diff, 1e-10) << part << " " << HamiltonianKindName(f);
+      EXPECT_LT(diff, 1e-10) << part << " " << f;
     }
 }
 

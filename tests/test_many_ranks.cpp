@@ -57,7 +57,7 @@ TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
     TightBindingSystem sys;
     ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
     Mat H;
-    ASSERT_EQ(tbpeta::test::MakeOperator(sys, HamiltonianKind::aij, &H), 0);
+    ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
     Vec x, y, z;
     MatCreateVecs(H, &x, &y);
     VecDuplicate(y, &z);

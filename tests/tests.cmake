@@ -13,6 +13,7 @@ tbpeta_add_test(test_allocation RANKS 1 2 3)
 tbpeta_add_test(test_compare RANKS 1 2 3)
 tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
+tbpeta_add_test(test_register_solver RANKS 1 2 3)
 
 # The scaling study's quick variant end to end (sweeps, halo, model, plots, report), as a user runs it.
 add_test(NAME study_quick COMMAND bash ${CMAKE_SOURCE_DIR}/benchmarks/run-study -quick -out ${CMAKE_BINARY_DIR}/study-quick ${CMAKE_BINARY_DIR})

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "operator/HamiltonianBlocks.hpp"
+#include "operator/OperatorKind.hpp"
 
 namespace tbpeta {
 
@@ -349,5 +350,40 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);
 }
+
+} // namespace tbpeta
+
+namespace tbpeta {
+
+namespace {
+
+PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+  return CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, bytes);
+}
+
+PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
+  return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, bytes);
+}
+
+// One real block per bond, the per-atom indices, the halo vector and the scatter's buffers.
+double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * 48 + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
+}
+
+// Per atom: neighbours, block and phase indices, on-site index, interior/boundary list; the halo buffers; the table of
+// distinct blocks (and of the passivated on-site terms).
+double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  return c.owned * 48 + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) + (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
+}
+
+std::string DescribeShell(const HamiltonianOptions &opts) { return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)"; }
+
+} // namespace
+
+OperatorKind StoredBlocksOperatorKind() {
+  return {"stored_blocks", false, [](const HamiltonianOptions &) { return std::string("stored_blocks (tbpeta's bond blocks)"); }, CreateStoredBlocks, StoredBlocksBytes};
+}
+
+OperatorKind ShellOperatorKind() { return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes}; }
 
 } // namespace tbpeta

@@ -3,6 +3,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "operator/BlockHamiltonian.hpp"
 #include "operator/HamiltonianBlocks.hpp"
@@ -12,41 +13,42 @@
 
 namespace tbpeta {
 
-const char *HamiltonianKindName(HamiltonianKind kind) {
-  switch (kind) {
-  case HamiltonianKind::aij: return "aij";
-  case HamiltonianKind::baij: return "baij";
-  case HamiltonianKind::stored_blocks: return "stored_blocks";
-  default: return "shell";
-  }
-}
-
 PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *opts) {
-  const char *kinds[] = {"aij", "baij", "stored_blocks", "shell", "HamiltonianKind", "HAMILTONIAN_", nullptr};
+  std::vector<const char *> names;
+  for (const OperatorKind &k : OperatorKinds()) names.push_back(k.name);
   HamiltonianOptions o;
-  PetscEnum kind = (PetscEnum)o.kind;
+  PetscInt kind = 0;
   PetscBool cache = o.block_cache ? PETSC_TRUE : PETSC_FALSE, cache_set = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Hamiltonian operator", "tbpeta");
-  PetscCall(PetscOptionsEnum("-hamiltonian", "H as a PETSc matrix with its entries (aij, baij), tbpeta's stored bond blocks (stored_blocks) or recomputed in every product (shell)", "tbpeta",
-                             kinds, kind, &kind, nullptr));
+  PetscCall(PetscOptionsEList("-hamiltonian", "H as a PETSc matrix with its entries (aij, baij), tbpeta's stored bond blocks (stored_blocks) or recomputed in every product (shell)", "tbpeta",
+                              names.data(), (PetscInt)names.size(), names[kind], &kind, nullptr));
   PetscCall(PetscOptionsBool("-shell_block_cache", "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from Slater-Koster in every product (0)", "tbpeta", cache,
                              &cache, &cache_set));
   PetscOptionsEnd();
-  o.kind = (HamiltonianKind)kind;
+  o.kind = names[kind];
   o.block_cache = cache;
-  PetscCheck(!cache_set || o.kind == HamiltonianKind::shell, comm, PETSC_ERR_USER_INPUT, "-shell_block_cache applies to -hamiltonian shell only (here -hamiltonian %s)", HamiltonianKindName(o.kind));
+  PetscCheck(!cache_set || o.kind == "shell", comm, PETSC_ERR_USER_INPUT, "-shell_block_cache applies to -hamiltonian shell only (here -hamiltonian %s)", o.kind.c_str());
   *opts = o;
   PetscFunctionReturn(0);
 }
 
+namespace {
+
+// The registered kind of opts (the options reader only gives registered names; programs that set a kind of their
+// own get one line).
+PetscErrorCode KindOf(MPI_Comm comm, const HamiltonianOptions &opts, const OperatorKind **kind) {
+  PetscFunctionBeginUser;
+  *kind = FindOperatorKind(opts.kind);
+  PetscCheck(*kind, comm, PETSC_ERR_ARG_WRONG, "-hamiltonian %s is not a registered operator kind", opts.kind.c_str());
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
 std::string HamiltonianDescription(const HamiltonianOptions &opts) {
-  switch (opts.kind) {
-  case HamiltonianKind::aij: return "stored (aij)";
-  case HamiltonianKind::baij: return "stored (baij)";
-  case HamiltonianKind::stored_blocks: return "stored_blocks (tbpeta's bond blocks)";
-  default: return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)";
-  }
+  const OperatorKind *kind = FindOperatorKind(opts.kind);
+  return kind ? kind->describe(opts) : opts.kind;
 }
 
 namespace {
@@ -93,22 +95,25 @@ PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const T
 }
 
 // What the Mat carries: its kind, entries, numbering and size (nonzeros and bytes summed over the ranks).
-PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, double op_bytes, Mat H) {
+PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const OperatorKind &kind, const HamiltonianOptions &opts,
+                                double op_bytes, Mat H) {
   OperatorProperties p;
   PetscFunctionBeginUser;
-  p.kind = HamiltonianKindName(opts.kind);
-  p.description = HamiltonianDescription(opts);
-  p.has_entries = opts.kind == HamiltonianKind::aij || opts.kind == HamiltonianKind::baij;
+  p.kind = kind.name;
+  p.description = kind.describe(opts);
+  p.has_entries = kind.has_entries;
   p.rows_per_atom = model.blockSize();
   p.kramers_block = model.spin_orbit && s.lattice.timeReversalInvariant(k) ? model.blockSize() : 0;
   p.canonical_atoms = s.canonicalAtoms();
   PetscCall(MatGetSize(H, &p.rows, nullptr));
-  if (p.has_entries) {
+  if (op_bytes == 0) { // a PETSc matrix: what it stores
     MatInfo mi;
+    PetscBool blocked;
     PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &mi));
-    const double bs = model.blockSize();
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &blocked, MATMPIBAIJ, MATSEQBAIJ, ""));
+    const double bs = model.blockSize(), index_bytes = blocked ? sizeof(PetscInt) / (bs * bs) : sizeof(PetscInt); // one column index per block
     p.nonzeros = mi.nz_used;
-    p.bytes = mi.nz_used * (sizeof(PetscScalar) + (opts.kind == HamiltonianKind::aij ? sizeof(PetscInt) : sizeof(PetscInt) / (bs * bs))) + (double)p.rows * sizeof(PetscInt);
+    p.bytes = mi.nz_used * (sizeof(PetscScalar) + index_bytes) + (double)p.rows * sizeof(PetscInt);
   } else {
     p.bytes = op_bytes;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p.bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
@@ -125,13 +130,10 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->assembly, 0, 0, 0, 0));
-  switch (opts.kind) {
-  case HamiltonianKind::aij: PetscCall(AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::aij, H)); break;
-  case HamiltonianKind::baij: PetscCall(AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::baij, H)); break;
-  case HamiltonianKind::stored_blocks: PetscCall(CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, &op_bytes)); break;
-  case HamiltonianKind::shell: PetscCall(CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, &op_bytes)); break;
-  }
-  PetscCall(DescribeOperator(comm, s, model, k, opts, op_bytes, *H));
+  const OperatorKind *kind;
+  PetscCall(KindOf(comm, opts, &kind));
+  PetscCall(kind->create(comm, s, model, k, opts, H, &op_bytes));
+  PetscCall(DescribeOperator(comm, s, model, k, *kind, opts, op_bytes, *H));
   PetscCall(PetscLogEventEnd(ev->assembly, 0, 0, 0, 0));
   if (!check_finite) PetscFunctionReturn(0);
   PetscErrorCode finite = CheckHamiltonianFinite(comm, s, model, *H, model.blockSize());
@@ -141,29 +143,8 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
 }
 
 double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts) {
-  const HamiltonianBlocks blocks(s, model, {0, 0, 0});
-  const int bs = blocks.blockSize(), norb = blocks.orbitals();
-  double entries = 0, bonds = 0, dangling_atoms = 0;
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    bool dangling = false;
-    for (int b = 0; b < 4; ++b) {
-      if (s.bonds[i][b] < 0) {
-        dangling = true;
-        continue;
-      }
-      entries += blocks.bondCount(i, b), bonds += 1;
-    }
-    entries += blocks.onsiteBound(dangling);
-    dangling_atoms += dangling;
-  }
-  const double rows = (double)s.owned * bs, halo_rows = (double)s.halo() * bs;
-  switch (opts.kind) {
-  case HamiltonianKind::aij: return entries * (sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * (rows + 1) * sizeof(PetscInt) + 2 * halo_rows * sizeof(PetscScalar);
-  case HamiltonianKind::baij: return ((double)s.owned + bonds) * ((double)bs * bs * sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * halo_rows * sizeof(PetscScalar);
-  case HamiltonianKind::stored_blocks: return bonds * norb * norb * sizeof(double) + (double)s.owned * 48 + 3 * halo_rows * sizeof(PetscScalar);
-  default: // per atom: neighbours, block and phase indices, on-site index, interior/boundary list; the halo buffers
-    return (double)s.owned * 48 + 3 * halo_rows * sizeof(PetscScalar) + 64.0 * norb * norb * sizeof(double) + (dangling_atoms > 0 ? 1024.0 * 32 : 0);
-  }
+  const OperatorKind *kind = FindOperatorKind(opts.kind);
+  return kind ? kind->estimate_bytes(CountOperator(s, model), opts) : 0;
 }
 
 } // namespace tbpeta

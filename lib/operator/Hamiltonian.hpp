@@ -1,5 +1,5 @@
 #pragma once
-// Which operator stands for H, chosen at run time (-hamiltonian):
+// Which operator stands for H, chosen at run time (-hamiltonian NAME, one of the registered OperatorKinds):
 //   aij, baij      a PETSc matrix with its entries (MatrixHamiltonian): the only kinds that can be factored
 //                  (shift-and-invert) or densified (dense LAPACK);
 //   stored_blocks  tbpeta's operator with one stored real block per bond (BlockHamiltonian);
@@ -14,18 +14,11 @@
 
 #include "geometry/Structure.hpp"
 #include "model/TightBindingModel.hpp"
+#include "operator/OperatorKind.hpp"
 
 namespace tbpeta {
 
-enum class HamiltonianKind { aij, baij, stored_blocks, shell };
-const char *HamiltonianKindName(HamiltonianKind kind);
-
-struct HamiltonianOptions {
-  HamiltonianKind kind = HamiltonianKind::aij;
-  bool block_cache = true; // the shell's
-};
-
-// Reads -hamiltonian aij|baij|stored_blocks|shell (default aij) and -shell_block_cache (default 1; only with shell);
+// Reads -hamiltonian (a registered kind; default aij) and -shell_block_cache (default 1; only with shell);
 // one-line PETSC_ERR_USER_INPUT for a value that does not exist or an option that does not apply. Collective.
 PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *opts);
 

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include "operator/HamiltonianBlocks.hpp"
+#include "operator/OperatorKind.hpp"
 
 namespace tbpeta {
 
@@ -213,6 +214,44 @@ PetscErrorCode AssembleMatrixHamiltonian(MPI_Comm comm, const Structure &s, cons
   else PetscCall(AssembleBAIJ(comm, s, builder, H));
   PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
   PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta
+
+namespace tbpeta {
+
+namespace {
+
+PetscErrorCode CreateAij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+  *bytes = 0; // PETSc counts the entries
+  return AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::aij, H);
+}
+
+PetscErrorCode CreateBaij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+  *bytes = 0;
+  return AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::baij, H);
+}
+
+// Entries and column indices, the row pointers of the diagonal and off-diagonal parts, the halo vector and buffer.
+double AijBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  const double rows = c.owned * c.rows_per_atom, halo_rows = c.halo * c.rows_per_atom;
+  return c.entries * (sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * (rows + 1) * sizeof(PetscInt) + 2 * halo_rows * sizeof(PetscScalar);
+}
+
+// One dense block per atom pair (the on-site and every bond) with its index, the halo vector and buffer.
+double BaijBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  const double bs = c.rows_per_atom;
+  return (c.owned + c.bonds) * (bs * bs * sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * c.halo * bs * sizeof(PetscScalar);
+}
+
+} // namespace
+
+OperatorKind AijOperatorKind() {
+  return {"aij", true, [](const HamiltonianOptions &) { return std::string("stored (aij)"); }, CreateAij, AijBytes};
+}
+
+OperatorKind BaijOperatorKind() {
+  return {"baij", true, [](const HamiltonianOptions &) { return std::string("stored (baij)"); }, CreateBaij, BaijBytes};
 }
 
 } // namespace tbpeta

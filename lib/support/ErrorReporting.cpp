@@ -52,6 +52,7 @@ SameOnEveryRank::~SameOnEveryRank() { --same_on_every_rank_depth; }
 bool ErrorIsCollective(PetscErrorCode code) {
   switch (code) {
   case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_USER: // PETSc's option readers (e.g. a value not in a list), raised alike by every rank
   case PETSC_ERR_FILE_OPEN:
   case PETSC_ERR_FILE_WRITE:
   case PETSC_ERR_ARG_WRONG:
