@@ -38,6 +38,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsIntArray("-domains", "Numbers of domains P", "tbpeta-halo", domains, &ndomains, &domains_set));
   PetscCall(PetscOptionsString("-csv", "Also write the table as CSV", "tbpeta-halo", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
+  if (HelpRequested()) PetscFunctionReturn(0);
   if (!domains_set) ndomains = 7;
   PetscCheck(ndomains > 0, comm, PETSC_ERR_USER_INPUT, "-domains needs one or more numbers of domains, e.g. -domains 2,4,8");
   const auto &g = partition.grid;

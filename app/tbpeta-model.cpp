@@ -202,6 +202,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   std::ostringstream out;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &ms));
+  if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(CheckSettings(comm, ms));
   const ZincblendeLattice lattice(ms.spec.cells, ms.spec.periodic);
   PetscCall(PetscPrintf(comm, "tbpeta-model: %lld atoms (%d x %d x %d cells, periodic %d,%d,%d), B = %d rows per atom, %d steps\n", lattice.totalAtoms(), ms.spec.cells[0], ms.spec.cells[1],

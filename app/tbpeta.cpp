@@ -89,7 +89,7 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
   PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
   PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
-                        est.total() / MB, est.structure / MB, rs.hopts.kind, est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, rs.memory_limit));
+                        est.total() / MB, est.structure / MB, rs.hopts.kind.c_str(), est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, rs.memory_limit));
   PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }

@@ -260,6 +260,10 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   b->cells.assign(cell_list, cell_list + ncells);
   std::sort(b->cells.begin(), b->cells.end());
   b->csv = csv;
+  if (HelpRequested()) { // -partition and -da_processors_*: read for each run's ranks; listed here
+    PartitionSpec partition;
+    PetscCall(PartitionSpecFromOptions(comm, &partition));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -372,6 +376,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(ReadSettings(comm, &b));
+  if (HelpRequested()) PetscFunctionReturn(0);
   const bool peak_reset = ResetPeakResident();
   PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "", b.products,
                         peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));

@@ -279,6 +279,10 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   b->sets = Split(sets_text), b->structures = Split(structures_text);
   for (const std::string &st : b->structures) PetscCheck(st == "bulk" || st == "dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk or dot", st.c_str());
   b->csv = has_csv ? csv : "";
+  if (HelpRequested()) { // -partition and -da_processors_*: read for each run's ranks; listed here
+    PartitionSpec partition;
+    PetscCall(PartitionSpecFromOptions(comm, &partition));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -391,6 +395,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   std::vector<Row> rows;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
+  if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(MeasureAll(comm, b, &triad, &rows));
   PetscCall(PrintTable(comm, rows));
   PetscCall(PrintTargets(comm, rows, triad));

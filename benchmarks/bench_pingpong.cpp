@@ -35,6 +35,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsInt("-bench_repeats", "Round trips per size", "bench_pingpong", repeats, &repeats, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV", "bench_pingpong", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
+  if (HelpRequested()) PetscFunctionReturn(0);
   PetscCheck(size == 2, comm, PETSC_ERR_USER_INPUT, "bench_pingpong runs on exactly 2 ranks (mpiexec -n 2), not %d", size);
   PetscCheck(max_bytes >= 8 && repeats >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_max_bytes must be >= 8 and -bench_repeats >= 1");
   std::vector<char> buf((size_t)max_bytes, 1);

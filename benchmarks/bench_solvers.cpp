@@ -270,7 +270,6 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscCall(SystemSpecFromOptions(comm, BenchmarkSystem(), &spec));
   for (int a = 0; a < 3; ++a) PetscCheck(!spec.cell.periodic[a] || spec.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT, "-k: bench_solvers runs at k = 0 (Kramers pairs)");
   PetscCall(CreateTightBindingSystem(comm, spec, &b->sys));
-  PetscCall(BuildStructure(comm, &b->sys));
   PetscCall(BulkBandEdges(b->sys.model, 0, &b->vbm, &b->cbm));
   defaults.gap_center = 0.5 * (b->vbm + b->cbm), defaults.max_products = 50000;
   PetscCall(CompareOptionsFromOptions(comm, defaults, &b->opts));
@@ -331,6 +330,8 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   std::vector<ComparisonRow> earlier, rows;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
+  if (HelpRequested()) PetscFunctionReturn(0);
+  PetscCall(BuildStructure(comm, &b.sys));
   const double t0 = MPI_Wtime();
   PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, &H));
   const double t_build = MPI_Wtime() - t0;

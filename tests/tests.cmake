@@ -15,13 +15,20 @@ tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
 tbpeta_add_test(test_register_solver RANKS 1 2 3)
 
-# The scaling study's quick variant end to end (sweeps, halo, model, plots, report), as a user runs it.
-add_test(NAME study_quick COMMAND bash ${CMAKE_SOURCE_DIR}/benchmarks/run-study -quick -out ${CMAKE_BINARY_DIR}/study-quick ${CMAKE_BINARY_DIR})
-set_tests_properties(study_quick PROPERTIES TIMEOUT 300 PROCESSORS 2 PASS_REGULAR_EXPRESSION "done: .*report.md"
-  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 # Partitions with uneven and one-plane domains on 8 ranks (oversubscribed on a small machine).
 tbpeta_add_test(test_many_ranks RANKS 8)
 
 # The layers depend one way, no include circles, and long functions say why (tests/check_architecture.py).
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME architecture COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_architecture.py ${CMAKE_SOURCE_DIR})
+
+# The docs: every option table against the programs' -help, and every example command of the README and docs/ run
+# as a reader runs it (one test per page; the quick scaling study is docs/scaling-study.md's example).
+add_test(NAME docs_options COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_docs.py ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bin)
+set_tests_properties(docs_options PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+file(GLOB TBPETA_DOC_PAGES RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/*.md)
+foreach(page ${TBPETA_DOC_PAGES})
+  get_filename_component(name ${page} NAME_WE)
+  add_test(NAME docs_examples_${name} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/run_doc_examples.py ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bin ${page})
+  set_tests_properties(docs_examples_${name} PROPERTIES TIMEOUT 600)
+endforeach()

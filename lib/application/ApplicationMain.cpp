@@ -61,6 +61,12 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
 
 } // namespace
 
+bool HelpRequested() {
+  PetscBool help = PETSC_FALSE;
+  (void)PetscOptionsHasHelp(nullptr, &help);
+  return help;
+}
+
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run) {
   if (int code = StartUp(&argc, &argv, help, program)) return code;
   int exit_code = 0;

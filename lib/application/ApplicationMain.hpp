@@ -12,4 +12,8 @@ using ApplicationRun = PetscErrorCode (*)(MPI_Comm comm, int *exit_code);
 
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run);
 
+// -help lists the options and runs nothing: each program reads all of its options, then returns when this is true.
+// Not collective.
+bool HelpRequested();
+
 } // namespace tbpeta

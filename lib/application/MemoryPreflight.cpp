@@ -108,7 +108,7 @@ PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, con
   if (est.vectors > 0.25 * est.total()) hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-eps_nev)");
   SETERRQ(comm, PETSC_ERR_USER_INPUT,
           "-memory_limit: this run needs about %.0f MB per rank (structure %.0f MB, H %s %.0f MB, %" PetscInt_FMT " solver vectors %.0f MB, runtime %.0f MB) but %s %.0f MB per rank; to fit, use %s",
-          est.total() / kMB, est.structure / kMB, hopts.kind, est.hamiltonian / kMB, est.vectors_held, est.vectors / kMB, est.runtime / kMB,
+          est.total() / kMB, est.structure / kMB, hopts.kind.c_str(), est.hamiltonian / kMB, est.vectors_held, est.vectors / kMB, est.runtime / kMB,
           given ? "-memory_limit is" : "the node has (MemAvailable / ranks on the node)", limit_mb, hints.empty() ? "a machine with more memory" : hints.c_str());
 }
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Runs every example command of the README and docs/ as a reader would (run by ctest as docs_examples_<page>).
+
+The commands are the lines of the ```sh blocks of a page (a trailing backslash continues a line; `#` starts a
+comment), run in order with bash from a scratch directory that looks like the repository root (data/, options/,
+app/, benchmarks/, ci/ and build/bin linked in), so a later block sees the files an earlier one wrote. Comments
+right before a block adjust it for the test:
+  <!-- test-args: OPTIONS -->   OPTIONS are appended to every command of the block that runs a tbpeta program (the
+                                later PETSc option wins): a long example runs at a reduced size or limit;
+  <!-- test-skip: REASON -->    the block is not run (e.g. the test command itself).
+A command fails the test when it exits non-zero, prints "error:", or warns that an option "was given but not used".
+The same command is run once per page.
+
+Usage: run_doc_examples.py REPO_ROOT BIN_DIR PAGE.md [--list]
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+MARKER = re.compile(r"<!--\s*test-(args|skip):\s*(.*?)\s*-->")
+TIMEOUT = 300  # seconds per command
+
+
+def strip_comment(line):
+    """The line without a trailing `# comment` (outside quotes)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i].rstrip()
+    return line.rstrip()
+
+
+def blocks(text):
+    """(first line number, commands, args, skip reason) of every sh block."""
+    out, pending_args, pending_skip = [], "", None
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = MARKER.search(lines[i])
+        if m:
+            if m.group(1) == "args":
+                pending_args = m.group(2)
+            else:
+                pending_skip = m.group(2) or "no reason given"
+            i += 1
+            continue
+        if lines[i].strip() == "```sh":
+            start, commands, current = i + 1, [], ""
+            i += 1
+            while i < len(lines) and lines[i].strip() != "```":
+                piece = strip_comment(lines[i]) if not current else lines[i].rstrip()
+                if piece.endswith("\\"):
+                    current += piece[:-1].strip() + " "
+                else:
+                    current = (current + strip_comment(piece).strip()).strip()
+                    if current:
+                        commands.append(current)
+                    current = ""
+                i += 1
+            out.append((start, commands, pending_args, pending_skip))
+            pending_args, pending_skip = "", None
+        elif lines[i].strip().startswith("```"):
+            pending_args, pending_skip = "", None  # a marker belongs to the block right after it
+        i += 1
+    return out
+
+
+def runs_a_program(command):
+    return "build/bin/" in command or "benchmarks/run-study" in command
+
+
+def with_args(command, args):
+    if not args or not runs_a_program(command):
+        return command
+    extra = [a for a in [args] if a not in command]
+    return command + (" " + " ".join(extra) if extra else "")
+
+
+def scratch(root, bin_dir):
+    d = tempfile.mkdtemp(prefix="tbpeta-docs-")
+    for name in ["data", "options", "app", "benchmarks", "ci", "tests"]:
+        os.symlink(os.path.join(os.path.abspath(root), name), os.path.join(d, name))
+    os.makedirs(os.path.join(d, "build"))
+    os.symlink(os.path.abspath(bin_dir), os.path.join(d, "build", "bin"))
+    return d
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    root, bin_dir, page = sys.argv[1], sys.argv[2], sys.argv[3]
+    listing = "--list" in sys.argv
+    text = open(os.path.join(root, page), encoding="utf-8").read()
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
+               OMPI_MCA_odls_base_sigkill_timeout="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    work = None if listing else scratch(root, bin_dir)
+    failures, ran, skipped, seen = [], 0, 0, set()
+    try:
+        for line, commands, args, skip in blocks(text):
+            if skip:
+                skipped += len(commands)
+                print(f"{page}:{line}: skipped ({skip}): {len(commands)} command(s)")
+                continue
+            for command in commands:
+                command = with_args(command, args)
+                if command in seen:
+                    continue
+                seen.add(command)
+                if listing:
+                    print(f"{page}:{line}: {command}")
+                    continue
+                t0 = time.time()
+                try:
+                    p = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+                    out, code = p.stdout + p.stderr, p.returncode
+                except subprocess.TimeoutExpired:
+                    out, code = f"timed out after {TIMEOUT} s", -1
+                ran += 1
+                problems = []
+                if code != 0:
+                    problems.append(f"exit code {code}")
+                if "was given but not used" in out:
+                    problems.append("an option was given but not used")
+                if re.search(r"^\S+: error:", out, re.M):
+                    problems.append("an error line")
+                status = "FAILED (" + ", ".join(problems) + ")" if problems else "ok"
+                print(f"{page}:{line}: {status} in {time.time() - t0:.1f} s: {command}")
+                if problems:
+                    failures.append(command)
+                    print("\n".join("    " + l for l in out.strip().split("\n")[-15:]))
+    finally:
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"run_doc_examples: {page}: {ran} commands run, {skipped} skipped, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
