@@ -245,6 +245,7 @@ struct BenchSettings {
   std::vector<const Variant *> variants;
   PetscInt products = 7;
   PetscReal max_mb = -1;
+  PetscReal triad_mb = 256; // per array and rank: well beyond the caches
   std::string csv;
 };
 
@@ -263,7 +264,9 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", b->products, &b->products, nullptr));
   PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)", "bench_operators", b->max_mb, &b->max_mb, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsReal("-bench_triad_mb", "Size of each of the triad's three arrays per rank (MB; beyond the caches)", "bench_operators", b->triad_mb, &b->triad_mb, nullptr));
   PetscOptionsEnd();
+  PetscCheck(b->triad_mb >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_triad_mb must be >= 1 MB, got %g", (double)b->triad_mb);
   PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", b->products);
   if (b->max_mb < 0) b->max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
   for (const std::string &c : Split(cells_text)) {
@@ -298,12 +301,12 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, d
   if (size > 1) counts.push_back(size);
   for (int ranks : counts) {
     double gbs = 0;
-    if (ranks == size) PetscCall(TriadGBs(comm, 256, &gbs));
-    else if (rank == 0) PetscCall(TriadGBs(one, 256, &gbs));
+    if (ranks == size) PetscCall(TriadGBs(comm, b.triad_mb, &gbs));
+    else if (rank == 0) PetscCall(TriadGBs(one, b.triad_mb, &gbs));
     PetscCallMPI(MPI_Bcast(&gbs, 1, MPI_DOUBLE, 0, comm));
     (*triad)[ranks] = gbs;
   }
-  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x 256 MB per rank): %.2f GB/s on 1 rank", (*triad)[1]));
+  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x %.0f MB per rank): %.2f GB/s on 1 rank", (double)b.triad_mb, (*triad)[1]));
   if (size > 1) PetscCall(PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", (*triad)[size], size, (*triad)[size] / (*triad)[1]));
   PetscCall(PetscPrintf(comm, "\n"));
   for (const std::string &set : b.sets)

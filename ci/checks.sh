@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The checks beyond the test suite (called by ci/test.sh after ctest; each part also runs alone):
-#   fuzz      the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
-#   asan      the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), 1 and 2 ranks
+#   fuzz       the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
+#   asan       the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, -O1 with
+#              line tables), 1 and 2 ranks
 #   mallocdump PETSc's -malloc_debug -malloc_dump on MPI tests and on tbpeta runs of every solver (2 ranks): PETSc
-#             exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
-#   index64   the build against the 64-bit-index PETSc/SLEPc (build-64/) and its quick tests
+#              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
+#   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
 #   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
+#   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64 (ci/test.sh
+#                                                      runs it beside ctest); a later run finds them up to date
 # (8 oversubscribed ranks, with uneven and one-plane domains, are part of ctest: test_many_ranks_np8.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,17 +18,33 @@ parts=${*:-fuzz asan mallocdump index64}
 jobs=$(getconf _NPROCESSORS_ONLN)  # not nproc: ci/env.sh sets OMP_NUM_THREADS=1, which nproc honours
 mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
+asan_tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo"
+index64_tests="test_parameters test_structure test_hamiltonian test_lanczos"
+
+# Configures and compiles a variant in DIR with the given CMake options and targets (Ninja: a second call is a no-op).
+variant() {
+  local dir=$1 targets=$2; shift 2
+  cmake -G Ninja -S . -B "$dir" "$@" >"$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+  cmake --build "$dir" -j"$jobs" --target $targets >>"$dir.log" 2>&1 || { tail -40 "$dir.log"; return 1; }
+  rm -f "$dir.log"
+}
+build_asan() { variant build-asan "$asan_tests tbpeta" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_SANITIZE=ON; }
+build_index64() { variant build-64 "tbpeta $index64_tests" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_INDEX64=ON; }
 
 for part in $parts; do
   case $part in
+  build)
+    build_asan
+    build_index64
+    FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh
+    note "build: the variants of asan, index64 and fuzz are compiled"
+    ;;
   fuzz)
     FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash ci/fuzz.sh
     ;;
   asan)
-    tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo"
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBPETA_SANITIZE=ON >build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
-    cmake --build build-asan -j"$jobs" --target $tests tbpeta >>build-asan.log 2>&1 || { tail -40 build-asan.log; exit 1; }
-    rm -f build-asan.log
+    tests=$asan_tests
+    build_asan
     # Leak detection is off here: OpenMPI loads its components with dlopen and unloads them at MPI_Finalize, so
     # LeakSanitizer sees the runtime's own one-time allocations from "unknown modules" that no suppression can
     # name. Leaks are checked where they can be told apart: PETSc memory by -malloc_dump (mallocdump below), the
@@ -84,11 +103,9 @@ for part in $parts; do
     note "mallocdump: no unfreed PETSc memory in 6 test programs and $i tbpeta runs"
     ;;
   index64)
-    cmake -S . -B build-64 -DCMAKE_BUILD_TYPE=Release -DTBPETA_INDEX64=ON >build-64.log 2>&1 || { cat build-64.log; exit 1; }
-    cmake --build build-64 -j"$jobs" --target tbpeta test_structure test_hamiltonian test_lanczos test_parameters >>build-64.log 2>&1 || { tail -40 build-64.log; exit 1; }
-    rm -f build-64.log
+    build_index64
     grep -q "define PETSC_USE_64BIT_INDICES 1" "$(pkg-config --variable=includedir PETSc64)/petscconf.h"
-    for t in test_parameters test_structure test_hamiltonian test_lanczos; do
+    for t in $index64_tests; do
       $mpi -n 2 build-64/bin/$t --expected-ranks=2 >build-64/$t.log 2>&1 || { tail -30 build-64/$t.log; note "index64: $t failed"; exit 1; }
     done
     # 108 million atoms x 20 rows: beyond 32-bit indices. The 32-bit build refuses it naming the 64-bit build; the
@@ -101,6 +118,6 @@ for part in $parts; do
     [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
     note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
     ;;
-  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64)" >&2; exit 1 ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64, or build)" >&2; exit 1 ;;
   esac
 done

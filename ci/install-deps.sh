@@ -2,7 +2,7 @@
 # Installs tbpeta's build and test dependencies from Debian 12 packages. Idempotent: packages already
 # present are skipped by apt, and nothing is done when every package is installed.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config
+pkgs=(build-essential cmake ninja-build pkg-config
       libpetsc-complex3.18-dev libslepc-complex3.18-dev
       libhdf5-openmpi-dev openmpi-bin libopenmpi-dev
       libpetsc64-complex3.18-dev libslepc64-complex3.18-dev

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "support/LogEvents.hpp"
+#include "support/Progress.hpp"
 
 namespace tbpeta {
 
@@ -61,7 +62,9 @@ void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
   std::unordered_map<int, BoxIndexer> indexers; // neighbour ranks' boxes, built once each
   s->bonds.resize(s->owned);
   s->wraps.resize(s->owned);
+  Progress progress("building the structure");
   for (PetscInt i = 0; i < s->owned; ++i) {
+    (void)progress.Loop(i, s->owned, "bonds of atom"); // prints on rank 0 only; nothing to fail collectively
     const PlaneIndex p = s->sites[i];
     auto &w = s->wraps[i];
     for (int b = 0; b < 4; ++b) {

@@ -10,6 +10,7 @@
 
 #include "operator/HamiltonianBlocks.hpp"
 #include "operator/OperatorKind.hpp"
+#include "support/Progress.hpp"
 
 namespace tbpeta {
 
@@ -204,7 +205,11 @@ public:
         for (int b = 0; b < 4; ++b) bonds += s_.bonds[i][b] >= 0;
       op_->blocks.reserve(bonds * B_.size());
     }
-    for (PetscInt i = 0; i < s_.owned; ++i) Atom(i);
+    Progress progress("building H (" + std::string(BlockSourceName(op_->source)) + " blocks)");
+    for (PetscInt i = 0; i < s_.owned; ++i) {
+      (void)progress.Loop(i, s_.owned, "blocks of atom"); // prints on rank 0 only
+      Atom(i);
+    }
     op_->interior.shrink_to_fit(), op_->boundary.shrink_to_fit(), op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
   }
   double norm_inf = 0, fro2 = 0; // this rank's

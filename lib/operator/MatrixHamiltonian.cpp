@@ -12,6 +12,7 @@
 
 #include "operator/HamiltonianBlocks.hpp"
 #include "operator/OperatorKind.hpp"
+#include "support/Progress.hpp"
 
 namespace tbpeta {
 
@@ -158,7 +159,11 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const HamiltonianB
   PetscCheck(csr->di && csr->oi && csr->dj && csr->oj && csr->da && csr->oa, PETSC_COMM_SELF, PETSC_ERR_MEM, "cannot allocate the CSR arrays of H (%zu + %zu entries)", nd_max, no_max);
   csr->di[0] = 0, csr->oi[0] = 0;
   CsrWriter writer(s, builder, csr.get());
-  for (PetscInt i = 0; i < s.owned; ++i) writer.Atom(i, csr->di, csr->oi);
+  Progress progress("building H (aij)");
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    PetscCall(progress.Loop(i, s.owned, "rows of atom"));
+    writer.Atom(i, csr->di, csr->oi);
+  }
   PetscCheck(writer.nd <= nd_max && writer.no <= no_max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR entries exceed their bound"); // sanity check of onsiteBound/bondCount
   // PETSc reads the arrays in place (no copy) and keeps them until the matrix is destroyed.
   PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, PETSC_DETERMINE, PETSC_DETERMINE, csr->di, csr->dj, csr->da, csr->oi, csr->oj, csr->oa, H));
@@ -187,7 +192,9 @@ PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const Hamiltonian
   PetscCall(MatMPIBAIJSetPreallocation(*H, bs, 0, dnnz.data(), 0, onnz.data()));
   PetscCall(MatSetOption(*H, MAT_ROW_ORIENTED, PETSC_TRUE));
   std::vector<Complex> blk((size_t)bs * bs);
+  Progress progress("building H (baij)");
   for (PetscInt i = 0; i < s.owned; ++i) {
+    PetscCall(progress.Loop(i, s.owned, "rows of atom"));
     const PetscInt row = s.globalIndex(i);
     builder.onsite(i, blk.data());
     PetscCall(MatSetValuesBlocked(*H, 1, &row, 1, &row, reinterpret_cast<PetscScalar *>(blk.data()), INSERT_VALUES));

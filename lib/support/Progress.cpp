@@ -51,6 +51,11 @@ PetscErrorCode Progress::Report(const char *format, ...) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Progress::LoopLine(long long i, long long n, const char *what) {
+  const std::string left = TimeLeft(Elapsed(), (double)i / (double)n);
+  return Report("%s %lld of %lld (rank 0)%s%s", what, i, n, left.empty() ? "" : ", ", left.c_str());
+}
+
 std::string TimeLeft(double elapsed, double fraction_done) {
   if (!(fraction_done > 0.02) || fraction_done >= 1) return "";
   const double left = elapsed * (1 - fraction_done) / fraction_done;

@@ -23,8 +23,12 @@ public:
   // Prints "<program>: <phase>: <elapsed> s, <text>" on rank 0 when due, and restarts the interval.
   PetscErrorCode Report(const char *format, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
   double Elapsed() const;
+  // In a loop over this rank's n items: at item i (looked at every 4096 items, so the loop stays cheap) a line
+  // "<what> i of n (rank 0), about ... left" when due. Not collective.
+  PetscErrorCode Loop(long long i, long long n, const char *what) { return (i & 4095) == 0 && Due() ? LoopLine(i, n, what) : 0; }
 
 private:
+  PetscErrorCode LoopLine(long long i, long long n, const char *what);
   std::string phase_;
   double start_ = 0, last_ = 0;
   bool printer_ = false; // rank 0 of PETSC_COMM_WORLD

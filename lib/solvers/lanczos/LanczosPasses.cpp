@@ -136,6 +136,8 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
   int converged = 0;
   PetscFunctionBeginUser;
   for (const Level &l : res.chk.wanted) converged += l.converged;
+  if (res.chk.wanted.empty()) // no check of T yet
+    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
   const std::string left = spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
   PetscCall(spec.progress->Report("step %" PetscInt_FMT ", %d of %zu wanted levels converged at the last check%s%s", m, converged, res.chk.wanted.size(), left.empty() ? "" : ", ", left.c_str()));
   PetscFunctionReturn(0);
