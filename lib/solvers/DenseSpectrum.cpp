@@ -1,33 +1,58 @@
 #include "solvers/DenseSpectrum.hpp"
 
+#include <petscblaslapack.h>
+
 #include <algorithm>
 
+#include "operator/OperatorProperties.hpp"
 #include "solvers/SolverPolicy.hpp"
 
 namespace tbpeta {
 
+namespace {
+
+// H on this rank as a dense column-major array.
+PetscErrorCode DenseCopy(Mat H, PetscInt n, std::vector<PetscScalar> *a) {
+  Mat *copy, dense;
+  IS all;
+  const PetscScalar *v;
+  PetscFunctionBeginUser;
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, n, 0, 1, &all));
+  PetscCall(MatCreateSubMatrices(H, 1, &all, &all, MAT_INITIAL_MATRIX, &copy));
+  PetscCall(MatConvert(copy[0], MATSEQDENSE, MAT_INITIAL_MATRIX, &dense));
+  PetscCall(MatDenseGetArrayRead(dense, &v));
+  a->assign(v, v + n * n);
+  PetscCall(MatDenseRestoreArrayRead(dense, &v));
+  PetscCall(MatDestroy(&dense));
+  PetscCall(MatDestroySubMatrices(1, &copy));
+  PetscCall(ISDestroy(&all));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
 PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values) {
-  EPS eps;
-  PetscInt n, nconv;
+  PetscInt n;
+  bool entries;
+  std::vector<PetscScalar> a, work(1);
+  PetscBLASInt bn, lwork = -1, info;
+  MPI_Comm comm = PetscObjectComm((PetscObject)H);
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(H, &n, nullptr));
-  PetscCall(EPSCreate(PetscObjectComm((PetscObject)H), &eps));
-  PetscCall(EPSSetOperators(eps, H, nullptr));
-  PetscCall(EPSSetProblemType(eps, EPS_HEP));
-  PetscCall(EPSSetType(eps, EPSLAPACK));
-  PetscCall(EPSSetDimensions(eps, n, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscCall(EPSSetWhichEigenpairs(eps, EPS_SMALLEST_REAL));
-  PetscCall(CheckEigenSolver(eps, H, SolverPolicy{}));
-  PetscCall(EPSSolve(eps));
-  PetscCall(EPSGetConverged(eps, &nconv));
-  values->resize(nconv);
-  for (PetscInt i = 0; i < nconv; ++i) {
-    PetscScalar lambda;
-    PetscCall(EPSGetEigenvalue(eps, i, &lambda, nullptr));
-    (*values)[i] = PetscRealPart(lambda);
+  PetscCall(OperatorHasEntries(H, &entries));
+  PetscCheck(entries, comm, PETSC_ERR_USER_INPUT, "the dense spectrum needs the entries of H: -hamiltonian aij or baij, not an operator");
+  PetscCheck(n <= kDenseMaxRows, comm, PETSC_ERR_USER_INPUT, "the dense spectrum of %" PetscInt_FMT " rows is refused above %" PetscInt_FMT " rows", n, kDenseMaxRows);
+  PetscCall(DenseCopy(H, n, &a));
+  PetscCall(PetscBLASIntCast(n, &bn));
+  std::vector<PetscReal> w(n), rwork(std::max<PetscInt>(1, 3 * n - 2));
+  if (n > 0) {
+    PetscCallBLAS("LAPACKheev", LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+    lwork = (PetscBLASInt)PetscRealPart(work[0]);
+    work.resize(std::max<PetscBLASInt>(1, lwork));
+    PetscCallBLAS("LAPACKheev", LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK zheev failed (info %d)", (int)info);
   }
-  std::sort(values->begin(), values->end());
-  PetscCall(EPSDestroy(&eps));
+  values->assign(w.begin(), w.end()); // ascending
   PetscFunctionReturn(0);
 }
 
