@@ -21,5 +21,10 @@ wait $variants || built=1
 [ $built = 0 ] || { tail -40 build-variants.log; echo "ci/test.sh: compiling the variants of ci/checks.sh failed" >&2; }
 rm -f build-variants.log
 [ $suite = 0 ] && [ $built = 0 ] || exit 1
-bash ci/checks.sh
+# The fuzzer is one process for a fixed time: it runs beside the other checks instead of before them.
+bash ci/checks.sh fuzz >build-fuzz.log 2>&1 &
+fuzz=$!
+bash ci/checks.sh asan mallocdump index64
+wait $fuzz || { cat build-fuzz.log; echo "ci/test.sh: the fuzz check failed" >&2; exit 1; }
+cat build-fuzz.log; rm -f build-fuzz.log
 stamp "all passed"
