@@ -13,11 +13,13 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "application/ApplicationMain.hpp"
 #include "application/MemoryPreflight.hpp"
 #include "application/RunOutput.hpp"
+#include "application/StrainSummary.hpp"
 #include "application/SystemSummary.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "solvers/EigenSolve.hpp"
 #include "solvers/folded/FoldedSpectrum.hpp"
+#include "strain/SystemRelaxation.hpp"
 #include "study/ComparisonReport.hpp"
 #include "study/SolverComparison.hpp"
 #include "support/InterruptSignal.hpp"
@@ -76,6 +78,7 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
   PetscCall(EPSSetFromOptions(folded));
   defaults.gap_center = rs.midgap();
   PetscCall(CompareOptionsFromOptions(comm, defaults, &co));
+  PetscCall(ListRelaxationOptions(comm));
   PetscFunctionReturn(0);
 }
 
@@ -136,6 +139,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   OwnedMat H;
   EigenStates states;
   std::vector<TableForOutput> tables;
+  RelaxedStrain strain;
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasHelp(nullptr, &help));
@@ -146,12 +150,19 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(Preflight(comm, rs, eps));
   PetscCall(BuildStructure(comm, &rs.sys));
   PetscCall(CheckInterrupted(comm, "building the structure"));
+  PetscCall(RelaxSystem(comm, &rs.sys, &strain.report));
+  if (strain.report.relaxed) {
+    strain.tensors = StrainTensors(rs.sys.structure, rs.sys.model, rs.sys.a_nm);
+    PetscCall(KeatingAtomEnergies(comm, rs.sys.structure, rs.sys.model, rs.sys.a_nm, &strain.energy));
+  }
+  PetscCall(CheckInterrupted(comm, "relaxing the atoms"));
   PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
   PetscCall(CheckInterrupted(comm, "building H"));
   PetscCall(PrintSystemSummary(comm, rs.sys, H, rs.vbm, rs.cbm));
+  PetscCall(PrintStrainSummary(comm, rs.sys, strain.report, strain.tensors));
   if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
   else PetscCall(Solve(comm, rs, eps, H, &states));
-  if (!rs.output.path.empty()) PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), tables));
+  if (!rs.output.path.empty()) PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, tables));
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
   PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n", peak_max, peak_sum));
   PetscFunctionReturn(0);

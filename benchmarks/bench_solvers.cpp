@@ -35,6 +35,7 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include "model/TightBindingSystem.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "strain/SystemRelaxation.hpp"
 #include "study/ComparisonReport.hpp"
 #include "study/SolverComparison.hpp"
 #include "support/CsvTable.hpp"
@@ -291,9 +292,9 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
   PetscCall(OperatorGetProperties(H, &props));
   std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(b.hopts).c_str(), props->bytes / 1048576.0);
   const auto &c = sys.spec.cell;
-  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total,
+  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total,
                 sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0], c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0],
-                c.periodic[1], c.periodic[2], sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows, op, size, size > 1 ? "s" : "");
+                c.periodic[1], c.periodic[2], sys.spec.strain.on() ? "atoms relaxed (strain keating)" : "unstrained", sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows, op, size, size > 1 ? "s" : "");
   std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, b.opts.nev_valence,
                 b.opts.nev_conduction, b.opts.gap_center);
   *description = text, *signature = std::string(text) + question;
@@ -328,10 +329,16 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   double product;
   std::string description, signature;
   std::vector<ComparisonRow> earlier, rows;
+  RelaxationReport relaxation;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
+  if (HelpRequested()) PetscCall(ListRelaxationOptions(comm));
   if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(BuildStructure(comm, &b.sys));
+  PetscCall(RelaxSystem(comm, &b.sys, &relaxation));
+  if (relaxation.relaxed)
+    PetscCall(PetscPrintf(comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n", relaxation.snes_type.c_str(), relaxation.iterations,
+                          relaxation.seconds, relaxation.max_force));
   const double t0 = MPI_Wtime();
   PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, &H));
   const double t_build = MPI_Wtime() - t0;

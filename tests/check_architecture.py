@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-LAYERS = ["support", "geometry", "model", "operator", "bulk", "solvers", "io", "study", "application"]
+LAYERS = ["support", "geometry", "model", "strain", "operator", "bulk", "solvers", "io", "study", "application"]
 MAX_LINES = 80
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

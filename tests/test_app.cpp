@@ -111,6 +111,39 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
 
 } // namespace
 
+// The relaxation's refusals: a material without Keating constants, a negative alpha, padding on a periodic axis or
+// negative, an unknown model, a held bottom plane on a periodic z, a relaxation stopped before its tolerance.
+TEST(App, BadInputStrain) {
+  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 ";
+  ExpectOneLineError(1, dot + "-strain keating -host_alloy AlAs,0.5", "material AlAs");
+  ExpectOneLineError(2, dot + "-strain keating -host_alloy AlAs,0.5", "keating_alpha");
+  {
+    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp");
+    std::stringstream text;
+    text << shipped.rdbuf();
+    std::string body = text.str();
+    const size_t at = body.find("\nkeating_alpha");
+    body.replace(at + 1, body.find('\n', at + 1) - at - 1, "keating_alpha = -41.49");
+    std::ofstream(Scratch() / "negative-alpha.tbp") << body;
+  }
+  ExpectOneLineError(1, dot + "-strain keating -params_file " + (Scratch() / "negative-alpha.tbp").string(), "keating_alpha must be positive");
+  ExpectOneLineError(1, "-cells 2,2,2 -periodic 1,1,0 -strain keating -strain_pad_cells 1,0,0", "-strain_pad_cells");
+  ExpectOneLineError(1, dot + "-strain keating -strain_pad_cells 0,-1,0", "-strain_pad_cells");
+  ExpectOneLineError(1, dot + "-strain vff", "-strain: 'vff' is not allowed");
+  ExpectOneLineError(1, "-cells 2,2,2 -periodic 0,0,1 -strain keating -strain_fix zmin", "-strain_fix zmin");
+  ExpectOneLineError(2, dot + "-strain keating -strain_snes_max_it 3", "-strain_allow_unconverged");
+}
+
+// An unconverged relaxation goes on when asked, warned, and its file says so.
+TEST(App, StrainAllowUnconverged) {
+  const fs::path h5 = Scratch() / "unconverged.h5";
+  const RunResult r = RunTbpeta(2, "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 -strain keating -strain_snes_max_it 3 -strain_allow_unconverged -output " + h5.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("NOT converged"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tbpeta: warning: the relaxation stopped before its tolerance"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(h5));
+}
+
 TEST(App, BadInputGetsOneLine) {
   TBPETA_ASSERT_RANKS();
   const fs::path broken = Scratch() / "broken.tbp";

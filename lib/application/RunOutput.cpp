@@ -59,6 +59,27 @@ AtomTables Atoms(const TightBindingSystem &sys) {
   return t;
 }
 
+// The strain/ group: displacement (N,3) nm, tensor (N,6) Voigt, hydrostatic, biaxial, energy (eV per atom), and
+// the relaxation's model, minimiser, iterations, largest force and convergence. `storage` keeps the arrays alive.
+AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const RelaxedStrain &strain, std::vector<std::vector<double>> *storage) {
+  const Structure &s = sys.structure;
+  const RelaxationReport &r = strain.report;
+  storage->assign(4, {});
+  std::vector<double> &u = (*storage)[0], &tensor = (*storage)[1], &hydrostatic = (*storage)[2], &biaxial = (*storage)[3];
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    u.insert(u.end(), s.displacement[i].begin(), s.displacement[i].end());
+    tensor.insert(tensor.end(), strain.tensors[i].begin(), strain.tensors[i].end());
+    hydrostatic.push_back(Hydrostatic(strain.tensors[i]));
+    biaxial.push_back(Biaxial(strain.tensors[i]));
+  }
+  AtomGroupForOutput g;
+  g.name = "strain";
+  g.fields = {{"displacement", 3, u}, {"tensor", 6, tensor}, {"hydrostatic", 1, hydrostatic}, {"biaxial", 1, biaxial}, {"energy", 1, strain.energy}};
+  g.text = {{"model", r.model}, {"minimiser", "SNES " + r.snes_type}, {"converged_reason", r.reason}};
+  g.values = {{"iterations", (double)r.iterations}, {"max_force", r.max_force}, {"converged", r.converged ? 1.0 : 0.0}, {"energy_per_atom", r.energyPerAtom()}, {"seconds", r.seconds}};
+  return g;
+}
+
 SolverForOutput Solver(const EigenStates &states) {
   SolverForOutput solver{states.solver,
                          {{"products", (double)states.products},
@@ -75,12 +96,14 @@ SolverForOutput Solver(const EigenStates &states) {
 } // namespace
 
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys, const EigenStates &states, EPS eps, double gap_center,
-                              std::span<const TableForOutput> tables) {
+                              const RelaxedStrain &strain, std::span<const TableForOutput> tables) {
+  std::vector<std::vector<double>> strain_arrays;
   const LogEvents *ev;
   char *all = nullptr;
   PetscFunctionBeginUser;
   const AtomTables t = Atoms(sys);
-  AtomsForOutput atoms{t.canonical, t.positions, t.species, t.material, sys.structure.total, t.species_names, t.material_names};
+  AtomsForOutput atoms{t.canonical, t.positions, t.species, t.material, sys.structure.total, t.species_names, t.material_names, {}};
+  if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";
   PetscCall(PetscFree(all));
@@ -98,7 +121,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
     };
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
-  PetscCall(WriteResults(comm, opts.path, out, atoms, options, {{"program", "tbpeta"}, {"strain", "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
+  PetscCall(WriteResults(comm, opts.path, out, atoms, options, {{"program", "tbpeta"}, {"strain", strain.report.relaxed ? strain.report.model : "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
                          {{"gap_center", gap_center}}, Solver(states), tables));
   PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscCall(PetscPrintf(comm, "wrote %s and %s\n", opts.path.c_str(), XdmfPath(opts.path).c_str()));

@@ -130,8 +130,15 @@ PetscErrorCode Nanostructure::Create(MPI_Comm comm, const NanostructureSpec &spe
   PetscFunctionReturn(0);
 }
 
+Nanostructure Nanostructure::Shifted(std::array<int, 3> origin) const {
+  Nanostructure n = *this;
+  for (int a = 0; a < 3; ++a) n.origin_[a] += origin[a];
+  return n;
+}
+
 bool Nanostructure::inDot(PlaneIndex p) const {
   if (spec_.shape == DotShape::none) return false;
+  p = {p.x - origin_[0], p.y - origin_[1], p.z - origin_[2]};
   const double q = a_nm_ / 4;
   const double r[3] = {p.x * q - spec_.center[0], p.y * q - spec_.center[1], p.z * q - spec_.center[2]};
   const double eps = 1e-9;
@@ -146,7 +153,12 @@ bool Nanostructure::inDot(PlaneIndex p) const {
 }
 
 std::uint8_t Nanostructure::cationMaterial(PlaneIndex p) const {
-  const std::uint64_t id = (std::uint64_t)lattice_.canonicalIndex(p);
+  const PlaneIndex q{p.x - origin_[0], p.y - origin_[1], p.z - origin_[2]};
+  const auto &n = lattice_.planes();
+  const bool inside = q.x >= 0 && q.y >= 0 && q.z >= 0 && q.x < n[0] && q.y < n[1] && q.z < n[2];
+  // Outside this box (padding) an atom draws by its shifted coordinates, in a range canonical indices never reach.
+  const std::uint64_t id = inside ? (std::uint64_t)lattice_.canonicalIndex(q)
+                                  : (1ULL << 62) + MixBits(((std::uint64_t)(std::uint32_t)q.x << 42) ^ ((std::uint64_t)(std::uint32_t)q.y << 21) ^ (std::uint64_t)(std::uint32_t)q.z);
   if (inDot(p)) {
     if (dot_alloy_ >= 0 && uniform(spec_.seed, id, 2) < spec_.dot_alloy_x) return (std::uint8_t)dot_alloy_;
     return (std::uint8_t)dot_;

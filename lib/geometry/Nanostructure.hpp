@@ -48,12 +48,16 @@ public:
   std::uint8_t cationMaterial(PlaneIndex p) const;
   bool inDot(PlaneIndex p) const;
   const NanostructureSpec &spec() const { return spec_; }
+  // The same nanostructure seen from a larger box (a padded strain domain) whose site p is this one's p - origin
+  // (plane units): the same dot, and the same alloy atoms inside this box (atoms outside it draw their own).
+  Nanostructure Shifted(std::array<int, 3> origin) const;
 
 private:
   NanostructureSpec spec_;
   ZincblendeLattice lattice_;
   double a_nm_ = 0;
   int dot_ = -1, host_alloy_ = -1, dot_alloy_ = -1;
+  std::array<int, 3> origin_{0, 0, 0};
 };
 
 } // namespace tbpeta

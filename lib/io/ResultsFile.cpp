@@ -44,12 +44,36 @@ struct Prepared {
   PetscInt block_size = 0;
   SolverForOutput solver;
   std::vector<TableForOutput> tables; // rank 0 only
+  struct Group {
+    AtomGroupForOutput meta;                // names and attributes (the spans of its fields are not used)
+    std::vector<std::vector<double>> data; // per field, in `sel.rows` order
+  };
+  std::vector<Group> groups;
 };
 
 std::string Join(const std::vector<std::string> &names) {
   std::string s;
   for (std::size_t i = 0; i < names.size(); ++i) s += (i ? "," : "") + names[i];
   return s;
+}
+
+// The caller's per-atom groups in file order (order[k]: the caller's index of file row k).
+std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms, const std::vector<std::size_t> &order, Prepared *d) {
+  for (const AtomGroupForOutput &g : atoms.groups) {
+    Prepared::Group pg{g, {}};
+    for (const AtomField &f : g.fields) {
+      const std::size_t c = f.components;
+      if (f.components < 1 || f.values.size() != c * order.size())
+        return {PETSC_ERR_ARG_SIZ, "WriteResults: " + g.name + "/" + f.name + ": " + std::to_string(f.values.size()) + " values for " + std::to_string(order.size()) + " owned atoms x " + std::to_string(f.components)};
+      std::vector<double> v(c * order.size());
+      for (std::size_t k = 0; k < order.size(); ++k)
+        for (std::size_t j = 0; j < c; ++j) v[c * k + j] = f.values[c * order[k] + j];
+      pg.data.push_back(std::move(v));
+    }
+    for (AtomField &f : pg.meta.fields) f.values = {};
+    d->groups.push_back(std::move(pg));
+  }
+  return {0, ""};
 }
 
 // Checks this rank's atoms and puts them in file order. Returns (code, message); an empty message when all is well.
@@ -88,7 +112,7 @@ std::pair<PetscErrorCode, std::string> Prepare(const AtomsForOutput &atoms, cons
     else d->sel.runs.emplace_back(d->sel.rows[k], 1);
   }
   d->total_atoms = static_cast<hsize_t>(atoms.total_atoms);
-  return {0, ""};
+  return PrepareGroups(atoms, order, d);
 }
 
 // The same on every rank (all strings come from rank 0).
@@ -185,6 +209,23 @@ PetscErrorCode WriteStructure(const Hdf5Writing &w, const Prepared &d, hid_t fil
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode WriteAtomGroups(const Hdf5Writing &w, const Prepared &d, hid_t file, hid_t dxpl) {
+  PetscFunctionBeginUser;
+  for (const Prepared::Group &g : d.groups) {
+    H5Handle group(H5Gclose);
+    const std::string &name = g.meta.name;
+    PetscCall(w.Check(group.Reset(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of " + name));
+    for (size_t f = 0; f < g.data.size(); ++f) {
+      const int c = g.meta.fields[f].components;
+      PetscCall(w.Dataset(group.get(), g.meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.total_atoms, c > 1 ? c : 0, &d.sel, g.data[f].data(), dxpl));
+    }
+    for (const auto &[key, value] : g.meta.text) PetscCall(w.Attribute(group.get(), name.c_str(), key, &value));
+    for (const auto &[key, value] : g.meta.values) PetscCall(w.Attribute(group.get(), name.c_str(), key, nullptr, value));
+    PetscCall(w.Check(group.Close(), "H5Gclose of " + name));
+  }
+  PetscFunctionReturn(0);
+}
+
 // Row k of states/density: |psi|^2 summed over each owned atom's rows of x, moved to this rank's canonical block.
 PetscErrorCode WriteDensity(const Hdf5Writing &w, const Prepared &d, Vec x, CanonicalOrder &atoms_order, Vec owned_density, hid_t dset, hsize_t k, hid_t dxpl) {
   const PetscScalar *px, *py;
@@ -277,6 +318,7 @@ PetscErrorCode WriteFileContents(const Hdf5Writing &w, const Prepared &d, const 
   for (const auto &[key, value] : d.values) PetscCall(w.Attribute(file, "/", key, nullptr, value));
   PetscCall(w.Dataset(file, "eigenvalues", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr, d.eigenvalues.data(), dxpl.get()));
   PetscCall(WriteStructure(w, d, file, dxpl.get()));
+  PetscCall(WriteAtomGroups(w, d, file, dxpl.get()));
   PetscCall(WriteStates(w, d, states, canonical_index, viewer, file, dxpl.get()));
   if (d.has_solver) PetscCall(WriteSolver(w, d, file));
   PetscCall(w.Check(dxpl.Close(), "H5Pclose(dataset transfer)"));
@@ -330,7 +372,10 @@ PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_x
     for (const TableForOutput &t : d.tables) PetscCall(WriteTable(w, t, file.get()));
     PetscCall(w.Check(file.Close(), "H5Fclose"));
   }
-  PetscCall(WriteXdmf(tmp_xmf, d.path, d.h5_name, d.total_atoms, d.has_vectors ? d.n_eigenvalues : 0));
+  std::vector<XdmfField> fields;
+  for (const Prepared::Group &g : d.groups)
+    for (const AtomField &f : g.meta.fields) fields.push_back({g.meta.name + "_" + f.name, "/" + g.meta.name + "/" + f.name, f.components});
+  PetscCall(WriteXdmf(tmp_xmf, d.path, d.h5_name, d.total_atoms, d.has_vectors ? d.n_eigenvalues : 0, fields));
   PetscFunctionReturn(0);
 }
 

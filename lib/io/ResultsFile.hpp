@@ -12,6 +12,8 @@
 //   /structure/species     int32   (N,)     attribute `names`: the species names, comma-separated
 //   /structure/material    int32   (N,)     attribute `names`: the material names, comma-separated
 //   /structure/index       int32   (N,)     0..N-1: the connectivity of the XDMF point cloud
+//   /<group>/<field>       float64 (N,) or (N,c)  per-atom fields of the caller (e.g. strain/displacement), canonical
+//                                           atom order, with the group's attributes; also node attributes in XDMF
 //   /solver                group            attribute `name` (string) and one float64 attribute per counter
 //   /<table>/<column>      (rows,)          tables of the caller (e.g. compare/, the comparison of solvers)
 //   root attributes        `options` and the caller's key/value pairs (variable-length UTF-8 strings), and the
@@ -32,6 +34,20 @@ namespace tbpeta {
 // Named numbers: solver counters, numeric root attributes.
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
+// A per-atom field: `components` numbers per owned atom, in AtomsForOutput order (1: dataset (N,), else (N,c)).
+struct AtomField {
+  std::string name;
+  int components = 1;
+  std::span<const double> values;
+};
+// A group of per-atom fields with its attributes (e.g. strain/).
+struct AtomGroupForOutput {
+  std::string name;
+  std::vector<AtomField> fields;
+  NamedValues values;                                    // float64 attributes
+  std::vector<std::pair<std::string, std::string>> text; // string attributes
+};
+
 // This rank's OWNED atoms only (no rank holds the whole structure).
 struct AtomsForOutput {
   std::span<const PetscInt> canonical_index; // position of each owned atom in the canonical order (0..total_atoms-1)
@@ -40,6 +56,7 @@ struct AtomsForOutput {
   std::span<const int> material;             // index into material_names
   PetscInt total_atoms = 0;                  // over all ranks
   std::vector<std::string> species_names, material_names;
+  std::vector<AtomGroupForOutput> groups;     // further per-atom data
 };
 
 // The states. Eigenvalues and residuals are rank 0's (identical on every rank); the writer sorts the eigenvalues and

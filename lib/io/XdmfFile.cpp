@@ -31,7 +31,7 @@ bool EndsWith(const std::string &s, const std::string &suffix) { return s.size()
 
 std::string XdmfPath(const std::string &h5_path) { return (EndsWith(h5_path, ".h5") ? h5_path.substr(0, h5_path.size() - 3) : h5_path) + ".xmf"; }
 
-PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, const std::string &h5_name, unsigned long long atoms, size_t states) {
+PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, const std::string &h5_name, unsigned long long atoms, size_t states, const std::vector<XdmfField> &fields) {
   const std::string N = std::to_string(atoms), h5 = XmlEscape(h5_name);
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   PetscFunctionBeginUser;
@@ -44,6 +44,11 @@ PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, co
   out << "      <Geometry GeometryType=\"XYZ\">\n        " << item(N + " 3", "Float", 8, "/structure/positions") << "\n      </Geometry>\n";
   for (const char *name : {"species", "material"})
     out << "      <Attribute Name=\"" << name << "\" AttributeType=\"Scalar\" Center=\"Node\">\n        " << item(N, "Int", 4, std::string("/structure/") + name) << "\n      </Attribute>\n";
+  for (const XdmfField &f : fields) {
+    const char *type = f.components == 3 ? "Vector" : f.components == 6 ? "Tensor6" : "Scalar";
+    const std::string dims = f.components == 1 ? N : N + " " + std::to_string(f.components);
+    out << "      <Attribute Name=\"" << XmlEscape(f.name) << "\" AttributeType=\"" << type << "\" Center=\"Node\">\n        " << item(dims, "Float", 8, f.dataset) << "\n      </Attribute>\n";
+  }
   const std::string all = std::to_string(states) + " " + N;
   for (size_t i = 0; i < states; ++i) {
     out << "      <Attribute Name=\"density_" << i << "\" AttributeType=\"Scalar\" Center=\"Node\">\n";

@@ -28,6 +28,14 @@ struct TwoCentreIntegrals { // eV; anion-first labels as in the data files
   double dd_sigma = 0, dd_pi = 0, dd_delta = 0;
 };
 
+// Keating valence-force-field constants of the binary (N/m), for the relaxation of strained structures; zero when
+// the file has none (strain is then refused for the material).
+struct KeatingConstants {
+  double alpha = 0; // bond stretching
+  double beta = 0;  // bond bending
+  bool given() const { return alpha > 0; }
+};
+
 // How the set places its energies: "absolute" sets (the nemo3d family) carry consistent valence-band offsets
 // between their materials; "vbm_zero" sets put each material's valence-band top at 0.
 enum class EnergyScale { absolute, vbm_zero };
@@ -43,6 +51,8 @@ struct MaterialParameters {
   double a_lattice = 0; // Angstrom
   OnSiteEnergies anion_onsite, cation_onsite;
   TwoCentreIntegrals bond;
+  KeatingConstants keating;      // optional keys keating_alpha, keating_beta
+  std::string keating_citation;  // where the Keating numbers come from
   std::string citation; // the paper (and table) the numbers come from
   std::string status;   // cross-check status of the transcription
   std::string source;   // the data file it was read from

@@ -26,10 +26,11 @@ struct FormatError {
   std::string message;
 };
 
-const std::vector<std::string> kTextKeys     = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form", "citation", "status"};
+const std::vector<std::string> kTextKeys     = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form", "citation", "status", "keating_citation"};
 const std::vector<std::string> kRequiredText = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form"};
 const std::vector<std::string> kOnsiteKeys   = {"Es_a", "Ep_a", "Esstar_a", "Es_c", "Ep_c", "Esstar_c"};
 const std::vector<std::string> kOnsiteDKeys  = {"Ed_a", "Ed_c"};
+const std::vector<std::string> kKeatingKeys  = {"keating_alpha", "keating_beta"}; // optional, both or neither (N/m)
 const std::vector<std::string> kVoglKeys     = {"Vss", "Vxx", "Vxy", "Vsa_pc", "Vsc_pa", "Vsstara_pc", "Vpa_sstarc"};
 
 struct TwoCentreKey {
@@ -74,7 +75,7 @@ const TwoCentreKey *FindTwoCentre(const std::string &k) {
 }
 
 bool IsNumericKey(const std::string &k) {
-  return k == "a_lattice" || Contains(kOnsiteKeys, k) || Contains(kOnsiteDKeys, k) || IsSpinOrbitKey(k) || Contains(kVoglKeys, k) || FindTwoCentre(k);
+  return k == "a_lattice" || Contains(kKeatingKeys, k) || Contains(kOnsiteKeys, k) || Contains(kOnsiteDKeys, k) || IsSpinOrbitKey(k) || Contains(kVoglKeys, k) || FindTwoCentre(k);
 }
 
 std::string Join(const std::vector<std::string> &v) {
@@ -137,6 +138,7 @@ private:
   void ReadEntries();
   Form CheckHeader();
   void CheckKeys(const Form &f);
+  void CheckKeating();
   void SpinOrbit(const Form &f, double lambda[2]);
   MaterialParameters Build(const Form &f, const double lambda[2]);
   void CheckChoice(const std::string &key, const std::vector<std::string> &allowed) const {
@@ -204,13 +206,22 @@ void Parser::CheckKeys(const Form &f) {
   for (const auto &[key, e] : entries_) by_line.emplace_back(e.line, key);
   std::sort(by_line.begin(), by_line.end());
   for (const auto &[line, key] : by_line) {
-    if (IsTextKey(key) || Contains(required, key)) continue;
+    if (IsTextKey(key) || Contains(required, key) || Contains(kKeatingKeys, key)) continue;
     if (!IsSpinOrbitKey(key)) Fail(line, "key '" + key + "' is not allowed for model " + f.model + ", form " + f.form);
     if (!f.with_so) Fail(line, "key '" + key + "' is not allowed with spin_orbit = no");
   }
   for (const auto &k : required)
     if (!entries_.count(k)) Fail(0, "missing key '" + k + "' (model " + f.model + ", form " + f.form + ")");
   if (!(entries_["a_lattice"].number > 0)) Fail(entries_["a_lattice"].line, "a_lattice must be positive (Angstrom), got '" + Quote(entries_["a_lattice"].text) + "'");
+  CheckKeating();
+}
+
+// The Keating constants are optional, but come as a pair of positive numbers (a negative alpha has no minimum).
+void Parser::CheckKeating() {
+  const bool alpha = entries_.count("keating_alpha"), beta = entries_.count("keating_beta");
+  if (alpha != beta) Fail(entries_[alpha ? "keating_alpha" : "keating_beta"].line, std::string("key '") + (alpha ? "keating_alpha" : "keating_beta") + "' needs '" + (alpha ? "keating_beta" : "keating_alpha") + "' too");
+  for (const auto &k : kKeatingKeys)
+    if (entries_.count(k) && !(entries_[k].number > 0)) Fail(entries_[k].line, k + " must be positive (N/m), got '" + Quote(entries_[k].text) + "'");
 }
 
 // Spin-orbit: per atom exactly one of lambda (= Delta/3) or the full splitting Delta.
@@ -252,6 +263,8 @@ MaterialParameters Parser::Build(const Form &f, const double lambda[2]) {
   } else {
     for (const auto &t : kTwoCentreKeys) p.bond.*t.member = Number(t.name);
   }
+  p.keating          = {Number("keating_alpha"), Number("keating_beta")};
+  p.keating_citation = entries_.count("keating_citation") ? entries_["keating_citation"].text : "";
   p.citation = entries_.count("citation") ? entries_["citation"].text : "";
   p.status   = entries_.count("status") ? entries_["status"].text : "";
   p.source   = path_;

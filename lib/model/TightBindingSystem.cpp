@@ -1,6 +1,33 @@
 #include "model/TightBindingSystem.hpp"
 
+#include <cmath>
+
 namespace tbpeta {
+
+std::vector<std::pair<std::string, std::string>> SystemSpec::extraMaterials() const {
+  auto extra = nano.extraMaterials();
+  bool known = strain.substrate.empty() || strain.substrate == model.host;
+  for (const auto &[name, option] : extra) known = known || name == strain.substrate;
+  if (!known) extra.emplace_back(strain.substrate, "-strain_substrate");
+  return extra;
+}
+
+namespace {
+
+// The lattice takes the substrate's lattice constant; a heterostructure of mismatched materials left unrelaxed is
+// worth one warning.
+void SetLatticeConstant(TightBindingSystem *sys) {
+  const std::string &substrate = sys->spec.strain.substrate.empty() ? sys->spec.model.host : sys->spec.strain.substrate;
+  sys->a_nm = sys->model.materials[sys->model.indexOf(substrate)].a_lattice / 10.0;
+  if (sys->spec.strain.on()) return;
+  for (const auto &m : sys->model.materials)
+    if (std::fabs(m.a_lattice / 10.0 - sys->a_nm) > 1e-3 * sys->a_nm) {
+      sys->model.warnings.push_back("the lattice constants of " + m.material + " and " + substrate + " differ by more than 0.1 %: the atoms are unrelaxed (-strain keating relaxes them)");
+      return;
+    }
+}
+
+} // namespace
 
 PetscErrorCode SystemSpecFromOptions(MPI_Comm comm, const SystemSpec &defaults, SystemSpec *spec) {
   SystemSpec s;
@@ -8,7 +35,8 @@ PetscErrorCode SystemSpecFromOptions(MPI_Comm comm, const SystemSpec &defaults, 
   PetscCall(SupercellSpecFromOptions(comm, defaults.cell, &s.cell));
   PetscCall(NanostructureSpecFromOptions(comm, defaults.nano, &s.nano));
   std::vector<std::string> materials{defaults.model.host};
-  for (const auto &[name, option] : s.nano.extraMaterials()) materials.push_back(name);
+  PetscCall(StrainSpecFromOptions(comm, defaults.strain, s.cell.periodic, &s.strain));
+  for (const auto &[name, option] : s.extraMaterials()) materials.push_back(name);
   PetscCall(ModelSpecFromOptions(comm, defaults.model, materials, &s.model));
   PetscCall(PartitionSpecFromOptions(comm, &s.partition));
   *spec = s;
@@ -18,13 +46,13 @@ PetscErrorCode SystemSpecFromOptions(MPI_Comm comm, const SystemSpec &defaults, 
 PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, TightBindingSystem *sys) {
   PetscFunctionBeginUser;
   sys->spec = spec;
-  PetscCall(LoadTightBindingModel(comm, spec.model, spec.nano.extraMaterials(), &sys->model));
+  PetscCall(LoadTightBindingModel(comm, spec.model, spec.extraMaterials(), &sys->model));
   sys->lattice = ZincblendeLattice(spec.cell.cells, spec.cell.periodic);
   const double rows = (double)sys->lattice.totalAtoms() * sys->model.blockSize();
   PetscCheck(rows <= (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
              "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT " rows): use fewer cells or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
              sys->lattice.totalAtoms(), sys->model.blockSize(), rows, PETSC_MAX_INT);
-  sys->a_nm = sys->model.materials[0].a_lattice / 10.0;
+  SetLatticeConstant(sys);
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);
   PetscCall(Nanostructure::Create(comm, spec.nano, names, sys->lattice, sys->a_nm, &sys->nano));

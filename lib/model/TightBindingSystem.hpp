@@ -9,6 +9,7 @@
 #include "geometry/PlanePartition.hpp"
 #include "geometry/Structure.hpp"
 #include "geometry/SupercellSpec.hpp"
+#include "model/StrainSpec.hpp"
 #include "model/TightBindingModel.hpp"
 
 namespace tbpeta {
@@ -18,6 +19,10 @@ struct SystemSpec {
   NanostructureSpec nano;
   ModelSpec model;
   PartitionSpec partition;
+  StrainSpec strain;
+
+  // Materials besides the host, each with the option that named it: dot, alloys, and a substrate of its own.
+  std::vector<std::pair<std::string, std::string>> extraMaterials() const;
 };
 
 // Reads every structure, model and decomposition option; options that are not given keep `defaults` (which -help
@@ -31,7 +36,7 @@ struct TightBindingSystem {
   Nanostructure nano;
   PlanePartition partition;
   Structure structure; // empty until BuildStructure
-  double a_nm = 0;     // lattice constant of the host (unstrained)
+  double a_nm = 0;     // lattice constant of the lattice (nm): the substrate's (-strain_substrate; default the host)
 };
 
 // The model, lattice, nanostructure and partition of `spec` on comm, without the atoms. Collective; one-line errors for

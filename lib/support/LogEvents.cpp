@@ -14,6 +14,9 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbProduct", ev.classid, &ev.product));
     PetscCall(PetscLogEventRegister("TbSolve", ev.classid, &ev.solve));
     PetscCall(PetscLogEventRegister("TbOutput", ev.classid, &ev.output));
+    PetscCall(PetscLogEventRegister("TbStrainGradient", ev.classid, &ev.strain_gradient));
+    PetscCall(PetscLogEventRegister("TbStrainEnergy", ev.classid, &ev.strain_energy));
+    PetscCall(PetscLogEventRegister("TbRelaxation", ev.classid, &ev.relaxation));
     registered = true;
   }
   *events = &ev;

@@ -12,6 +12,9 @@ struct LogEvents {
   PetscLogEvent product = 0;    // products y = Hx timed by the application and benchmarks
   PetscLogEvent solve = 0;      // eigen-solve
   PetscLogEvent output = 0;     // HDF5 output
+  PetscLogEvent strain_gradient = 0; // valence-force-field energy and gradient
+  PetscLogEvent strain_energy = 0;   // valence-force-field energy alone (the line search)
+  PetscLogEvent relaxation = 0;      // the whole relaxation (SNES solve)
 };
 
 // Registers the events once (idempotent) and returns them.

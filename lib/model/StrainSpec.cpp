@@ -1,0 +1,59 @@
+#include "model/StrainSpec.hpp"
+
+#include <cstring>
+
+#include "support/OptionLists.hpp"
+
+namespace tbpeta {
+
+const char *StrainModelName(StrainModel m) { return m == StrainModel::keating ? "keating" : "none"; }
+
+namespace {
+
+// The index of `value` in allowed[0..count), or a one-line error naming the option.
+PetscErrorCode Choose(MPI_Comm comm, const char *name, const char *value, const char *const *allowed, int count, int *choice) {
+  PetscFunctionBeginUser;
+  for (int i = 0; i < count; ++i)
+    if (!std::strcmp(value, allowed[i])) *choice = i;
+  PetscCheck(!std::strcmp(value, allowed[*choice]), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not allowed (allowed: %s, %s)", name, value, allowed[0], allowed[1]);
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic, StrainSpec *spec) {
+  static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"};
+  int model = (int)defaults.model, fix = (int)defaults.fix;
+  char substrate[64], model_name[64], fix_name[64];
+  PetscInt pad[3];
+  PetscBool set, allow = defaults.allow_unconverged ? PETSC_TRUE : PETSC_FALSE;
+  StrainSpec s = defaults;
+  PetscFunctionBeginUser;
+  std::snprintf(substrate, sizeof substrate, "%s", defaults.substrate.c_str());
+  for (int a = 0; a < 3; ++a) pad[a] = defaults.pad[a];
+  PetscOptionsBegin(comm, nullptr, "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is SNES with the prefix strain_: by default qn (L-BFGS), -strain_snes_atol 1e-3 eV/nm on the 2-norm of all forces (so no atom keeps a larger force), -strain_snes_rtol 0, -strain_snes_stol 0, -strain_snes_max_it 20000", "tbpeta");
+  std::snprintf(model_name, sizeof model_name, "%s", models[model]);
+  std::snprintf(fix_name, sizeof fix_name, "%s", fixes[fix]);
+  PetscCall(PetscOptionsString("-strain", "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)", "tbpeta", model_name, model_name, sizeof model_name, &set));
+  PetscCall(PetscOptionsString("-strain_substrate", "Material whose lattice constant the lattice and its periodic lengths take (empty: the host, -material)", "tbpeta", substrate, substrate, sizeof substrate, &set));
+  PetscCall(PetscOptionsString("-strain_fix", "Atoms held in place: none, or zmin (the bottom atomic plane: a substrate; needs an open z)", "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
+  PetscCall(PetscOptionsBool("-strain_allow_unconverged", "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)", "tbpeta", allow, &allow, nullptr));
+  PetscOptionsEnd();
+  PetscCall(Choose(comm, "-strain", model_name, models, 2, &model));
+  PetscCall(Choose(comm, "-strain_fix", fix_name, fixes, 2, &fix));
+  PetscCall(OptionsGetIntTuple(comm, "-strain_pad_cells", "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
+  for (int a = 0; a < 3; ++a) {
+    PetscCheck(pad[a] >= 0 && pad[a] <= 10000, comm, PETSC_ERR_USER_INPUT, "-strain_pad_cells: %" PetscInt_FMT " cells along %c; each entry must be 0 or more", pad[a], "xyz"[a]);
+    PetscCheck(pad[a] == 0 || !periodic[a], comm, PETSC_ERR_USER_INPUT, "-strain_pad_cells: %" PetscInt_FMT " cells along %c, a periodic axis (-periodic); padding needs an open face", pad[a], "xyz"[a]);
+    s.pad[a] = (int)pad[a];
+  }
+  s.model = (StrainModel)model;
+  s.fix = (StrainFix)fix;
+  PetscCheck(s.fix == StrainFix::none || !periodic[2], comm, PETSC_ERR_USER_INPUT, "-strain_fix zmin: z is periodic (-periodic); holding the bottom plane needs an open z face");
+  s.substrate = substrate;
+  s.allow_unconverged = allow;
+  *spec = s;
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

@@ -1,0 +1,35 @@
+#pragma once
+// What the user asked of the relaxation (NEMO 3-D's first phase): the strain model, the substrate whose lattice
+// constant the lattice takes, the atoms held in place, the padding of the strain domain and whether an unconverged
+// relaxation may go on. A value read from the options in one place (-strain, -strain_substrate, -strain_fix,
+// -strain_pad_cells, -strain_allow_unconverged); the minimiser's own options are SNES options with the prefix
+// strain_ (read by the strain layer).
+#include <petscsys.h>
+
+#include <array>
+#include <string>
+
+namespace tbpeta {
+
+enum class StrainModel { none, keating };
+enum class StrainFix { none, zmin };
+
+struct StrainSpec {
+  StrainModel model = StrainModel::none;
+  std::string substrate;           // material whose lattice constant the lattice takes; empty: the host
+  StrainFix fix = StrainFix::none; // zmin: the bottom atomic plane stays in place
+  std::array<int, 3> pad{0, 0, 0}; // host cells added on each open face of the strain domain
+  bool allow_unconverged = false;
+
+  bool on() const { return model != StrainModel::none; }
+  bool padded() const { return pad[0] + pad[1] + pad[2] > 0; }
+};
+
+const char *StrainModelName(StrainModel m);
+
+// Reads the strain options; `periodic` (-periodic) decides which padding and fixing are possible. Collective;
+// one-line PETSC_ERR_USER_INPUT for an unknown model, a negative padding or one on a periodic axis, zmin with a
+// periodic z.
+PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic, StrainSpec *spec);
+
+} // namespace tbpeta

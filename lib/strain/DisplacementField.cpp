@@ -1,0 +1,82 @@
+#include "strain/DisplacementField.hpp"
+
+#include <map>
+#include <vector>
+
+#include "support/PetscHandle.hpp"
+
+namespace tbpeta {
+
+PetscErrorCode CreateDisplacementVec(MPI_Comm comm, const Structure &s, Vec *u) {
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateGhostBlock(comm, 3, 3 * s.owned, PETSC_DECIDE, s.halo(), s.halo_global.data(), u));
+  PetscCall(VecSet(*u, 0.0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s) {
+  OwnedVec work;
+  Vec local;
+  const PetscScalar *a;
+  PetscFunctionBeginUser;
+  PetscCall(CreateDisplacementVec(comm, *s, work.out()));
+  PetscCall(VecCopy(u, work));
+  PetscCall(VecGhostUpdateBegin(work, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostUpdateEnd(work, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostGetLocalForm(work, &local));
+  PetscCall(VecGetArrayRead(local, &a));
+  for (size_t i = 0; i < s->sites.size(); ++i)
+    for (int c = 0; c < 3; ++c) s->displacement[i][c] = PetscRealPart(a[3 * i + c]);
+  PetscCall(VecRestoreArrayRead(local, &a));
+  PetscCall(VecGhostRestoreLocalForm(work, &local));
+  PetscFunctionReturn(0);
+}
+
+namespace {
+
+// Global index in `domain` of its site q (any rank's), from the owner's box and the ranks' offsets.
+class GlobalIndexOf {
+public:
+  GlobalIndexOf(const Structure &domain, std::vector<PetscInt> offsets) : d_(domain), offsets_(std::move(offsets)) {}
+  PetscInt operator()(PlaneIndex q) {
+    const int owner = d_.partition.ownerOf(q);
+    auto it = indexers_.find(owner);
+    if (it == indexers_.end()) it = indexers_.emplace(owner, BoxIndexer(d_.partition.box(owner))).first;
+    return offsets_[owner] + it->second.localIndex(q);
+  }
+
+private:
+  const Structure &d_;
+  std::vector<PetscInt> offsets_;
+  std::map<int, BoxIndexer> indexers_;
+};
+
+} // namespace
+
+PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin, Structure *to) {
+  PetscMPIInt size;
+  OwnedVec owned;
+  OwnedIS is_from, is_to;
+  OwnedScatter scatter;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  std::vector<PetscInt> offsets(size);
+  PetscCallMPI(MPI_Allgather(&domain.global_offset, 1, MPIU_INT, offsets.data(), 1, MPIU_INT, comm));
+  GlobalIndexOf index(domain, offsets);
+  std::vector<PetscInt> src(to->owned), dst(to->owned);
+  for (PetscInt i = 0; i < to->owned; ++i) {
+    const PlaneIndex p = to->sites[i];
+    src[i] = index({p.x + origin[0], p.y + origin[1], p.z + origin[2]});
+    dst[i] = to->global_offset + i;
+  }
+  PetscCall(CreateDisplacementVec(comm, *to, owned.out()));
+  PetscCall(ISCreateBlock(comm, 3, to->owned, src.data(), PETSC_COPY_VALUES, is_from.out()));
+  PetscCall(ISCreateBlock(comm, 3, to->owned, dst.data(), PETSC_COPY_VALUES, is_to.out()));
+  PetscCall(VecScatterCreate(from, is_from, owned, is_to, scatter.out()));
+  PetscCall(VecScatterBegin(scatter, from, owned, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(scatter, from, owned, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(StoreDisplacements(comm, owned, to));
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

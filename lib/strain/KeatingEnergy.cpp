@@ -1,0 +1,177 @@
+#include "strain/KeatingEnergy.hpp"
+
+#include <cmath>
+
+#include "strain/DisplacementField.hpp"
+#include "support/LogEvents.hpp"
+
+namespace tbpeta {
+
+namespace {
+
+// The materials that atoms of the structure carry, over all ranks.
+PetscErrorCode UsedMaterials(MPI_Comm comm, const Structure &s, size_t count, std::vector<int> *used) {
+  PetscFunctionBeginUser;
+  used->assign(count, 0);
+  for (PetscInt i = 0; i < s.owned; ++i)
+    if (s.material[i] < count) (*used)[s.material[i]] = 1;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, used->data(), (int)count, MPI_INT, MPI_MAX, comm));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, StrainFix fix, KeatingEnergy *out) {
+  KeatingEnergy k;
+  std::vector<int> used;
+  PetscFunctionBeginUser;
+  PetscCall(UsedMaterials(comm, s, model.materials.size(), &used));
+  for (size_t m = 0; m < model.materials.size(); ++m) {
+    const MaterialParameters &p = model.materials[m];
+    PetscCheck(!used[m] || p.keating.given(), comm, PETSC_ERR_USER_INPUT,
+               "-strain keating: material %s (%s) has no Keating constants (keys keating_alpha, keating_beta in N/m); add them to its parameter file or use -strain none",
+               p.material.c_str(), p.source.c_str());
+    k.binary_.push_back({std::sqrt(3.0) / 4.0 * p.a_lattice / 10.0, p.keating.alpha * kEvPerNewtonMetreNm2, p.keating.beta * kEvPerNewtonMetreNm2});
+  }
+  k.s_ = &s;
+  k.comm_ = comm;
+  k.a_nm_ = a_nm;
+  k.SetIdealBonds();
+  if (fix == StrainFix::zmin)
+    for (PetscInt i = 0; i < s.owned; ++i)
+      if (s.sites[i].z == 0) k.held_.push_back(i);
+  PetscCall(k.CreateDisplacement(k.u_.out()));
+  PetscCall(VecDuplicate(k.u_, k.g_.out()));
+  *out = std::move(k);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KeatingEnergy::CreateDisplacement(Vec *u) const {
+  PetscFunctionBeginUser;
+  PetscCall(CreateDisplacementVec(comm_, *s_, u));
+  PetscFunctionReturn(0);
+}
+
+void KeatingEnergy::SetHomogeneousStrain(const std::array<double, 6> &voigt) {
+  eps_ = voigt;
+  SetIdealBonds();
+}
+
+void KeatingEnergy::SetIdealBonds() {
+  const double e[3][3] = {{eps_[0], eps_[5], eps_[4]}, {eps_[5], eps_[1], eps_[3]}, {eps_[4], eps_[3], eps_[2]}};
+  for (int side = 0; side < 2; ++side)
+    for (int b = 0; b < 4; ++b) {
+      Vec3 d;
+      for (int c = 0; c < 3; ++c) d[c] = (side == (int)Sublattice::anion ? 1 : -1) * ZincblendeLattice::kAnionBonds[b][c] * a_nm_ / 4.0;
+      for (int r = 0; r < 3; ++r) ideal_[side][b][r] = d[r] + e[r][0] * d[0] + e[r][1] * d[1] + e[r][2] * d[2];
+    }
+}
+
+// The terms centred at owned atom i: energy, dE/dr per bond and the site of each bond's neighbour.
+double KeatingEnergy::AtomTerms(PetscInt i, const PetscScalar *u, Vec3 *grad, int *neighbours, int *n) const {
+  KeatingBond bond[4];
+  *n = 0;
+  for (int b = 0; b < 4; ++b) {
+    const int j = s_->bonds[i][b];
+    if (j < 0) continue;
+    const Binary &m = binary_[BondMaterial(i, b)];
+    const Vec3 &d = idealBond(i, b);
+    KeatingBond &k = bond[*n];
+    for (int c = 0; c < 3; ++c) k.r[c] = d[c] + PetscRealPart(u[3 * j + c]) - PetscRealPart(u[3 * i + c]);
+    k.d0 = m.d0, k.alpha = m.alpha, k.beta = m.beta;
+    grad[*n] = {0, 0, 0};
+    neighbours[(*n)++] = j;
+  }
+  return KeatingAtomTerms(*n, bond, grad);
+}
+
+// u's owned values in the ghosted work vector with its halo filled; returns the local form (owned, then halo).
+PetscErrorCode KeatingEnergy::LocalDisplacements(Vec u, const PetscScalar **local, Vec *held) {
+  PetscFunctionBeginUser;
+  if (u != u_.get()) PetscCall(VecCopy(u, u_));
+  PetscCall(VecGhostUpdateBegin(u_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostUpdateEnd(u_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostGetLocalForm(u_, held));
+  PetscCall(VecGetArrayRead(*held, local));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KeatingEnergy::Evaluate(Vec u, PetscReal *energy, Vec gradient) {
+  const LogEvents *ev;
+  const PetscScalar *ua;
+  PetscScalar *ga = nullptr;
+  Vec ul, gl = nullptr;
+  double e = 0;
+  Vec3 grad[4];
+  int nb[4], n;
+  PetscFunctionBeginUser;
+  PetscCall(GetLogEvents(&ev));
+  PetscCall(PetscLogEventBegin(gradient ? ev->strain_gradient : ev->strain_energy, 0, 0, 0, 0));
+  PetscCall(LocalDisplacements(u, &ua, &ul));
+  if (gradient) {
+    PetscCall(VecGhostGetLocalForm(g_, &gl));
+    PetscCall(VecSet(gl, 0.0));
+    PetscCall(VecGetArray(gl, &ga));
+  }
+  for (PetscInt i = 0; i < s_->owned; ++i) {
+    e += AtomTerms(i, ua, grad, nb, &n);
+    if (!ga) continue;
+    for (int b = 0; b < n; ++b)
+      for (int c = 0; c < 3; ++c) {
+        ga[3 * nb[b] + c] += grad[b][c];
+        ga[3 * i + c] -= grad[b][c];
+      }
+  }
+  PetscCall(VecRestoreArrayRead(ul, &ua));
+  PetscCall(VecGhostRestoreLocalForm(u_, &ul));
+  if (gradient) {
+    PetscCall(VecRestoreArray(gl, &ga));
+    PetscCall(VecGhostRestoreLocalForm(g_, &gl));
+    PetscCall(VecGhostUpdateBegin(g_, ADD_VALUES, SCATTER_REVERSE));
+    PetscCall(VecGhostUpdateEnd(g_, ADD_VALUES, SCATTER_REVERSE));
+    if (!held_.empty()) {
+      PetscScalar *g;
+      PetscCall(VecGetArray(g_, &g));
+      for (PetscInt i : held_)
+        for (int c = 0; c < 3; ++c) g[3 * i + c] = 0;
+      PetscCall(VecRestoreArray(g_, &g));
+    }
+    PetscCall(VecCopy(g_, gradient));
+  }
+  PetscCallMPI(MPI_Allreduce(&e, energy, 1, MPIU_REAL, MPI_SUM, comm_));
+  ++evaluations_;
+  PetscCall(PetscLogFlops(gradient ? 120.0 * s_->owned : 70.0 * s_->owned));
+  PetscCall(PetscLogEventEnd(gradient ? ev->strain_gradient : ev->strain_energy, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KeatingEnergy::AtomEnergies(Vec u, std::vector<double> *energy) {
+  const PetscScalar *ua;
+  Vec ul;
+  Vec3 grad[4];
+  int nb[4], n;
+  PetscFunctionBeginUser;
+  PetscCall(LocalDisplacements(u, &ua, &ul));
+  energy->resize(s_->owned);
+  for (PetscInt i = 0; i < s_->owned; ++i) (*energy)[i] = AtomTerms(i, ua, grad, nb, &n);
+  PetscCall(VecRestoreArrayRead(ul, &ua));
+  PetscCall(VecGhostRestoreLocalForm(u_, &ul));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KeatingAtomEnergies(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, std::vector<double> *energy) {
+  KeatingEnergy k;
+  OwnedVec u;
+  PetscScalar *a;
+  PetscFunctionBeginUser;
+  PetscCall(KeatingEnergy::Create(comm, s, model, a_nm, StrainFix::none, &k));
+  PetscCall(k.CreateDisplacement(u.out()));
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt i = 0; i < s.owned; ++i)
+    for (int c = 0; c < 3; ++c) a[3 * i + c] = s.displacement[i][c];
+  PetscCall(VecRestoreArray(u, &a));
+  PetscCall(k.AtomEnergies(u, energy));
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta

@@ -1,0 +1,20 @@
+#pragma once
+// NEMO 3-D's first phase for a whole calculation: with -strain keating, the atoms of the system's structure are
+// relaxed before H is built. With -strain_pad_cells the strain domain is a larger box (host cells around the
+// electronic box on its open faces, with its own partition over the same ranks); it is relaxed and dropped, and the
+// displacements of the electronic box's atoms move over by a PETSc scatter.
+#include <petscsys.h>
+
+#include "model/TightBindingSystem.hpp"
+#include "strain/Relaxation.hpp"
+
+namespace tbpeta {
+
+// Relaxes sys->structure (built) as sys->spec.strain asks; nothing happens with -strain none. A relaxation that stops
+// before its tolerance is an error (PETSC_ERR_NOT_CONVERGED, one line) unless -strain_allow_unconverged. Collective.
+PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, RelaxationReport *report);
+
+// -help: the relaxation's SNES options (prefix strain_) with the defaults of tbpeta. Collective.
+PetscErrorCode ListRelaxationOptions(MPI_Comm comm);
+
+} // namespace tbpeta
