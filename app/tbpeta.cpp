@@ -139,7 +139,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   OwnedMat H;
   EigenStates states;
   std::vector<TableForOutput> tables;
-  RelaxedStrain strain;
+  SystemStrain strain;
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsHasHelp(nullptr, &help));
@@ -150,11 +150,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(Preflight(comm, rs, eps));
   PetscCall(BuildStructure(comm, &rs.sys));
   PetscCall(CheckInterrupted(comm, "building the structure"));
-  PetscCall(RelaxSystem(comm, &rs.sys, &strain.report));
-  if (strain.report.relaxed) {
-    strain.tensors = StrainTensors(rs.sys.structure, rs.sys.model, rs.sys.a_nm);
-    PetscCall(KeatingAtomEnergies(comm, rs.sys.structure, rs.sys.model, rs.sys.a_nm, &strain.energy));
-  }
+  PetscCall(RelaxSystem(comm, &rs.sys, &strain));
   PetscCall(CheckInterrupted(comm, "relaxing the atoms"));
   PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
   PetscCall(CheckInterrupted(comm, "building H"));

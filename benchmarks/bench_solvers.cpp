@@ -329,13 +329,14 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   double product;
   std::string description, signature;
   std::vector<ComparisonRow> earlier, rows;
-  RelaxationReport relaxation;
+  SystemStrain strain;
+  const RelaxationReport &relaxation = strain.report;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
   if (HelpRequested()) PetscCall(ListRelaxationOptions(comm));
   if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(BuildStructure(comm, &b.sys));
-  PetscCall(RelaxSystem(comm, &b.sys, &relaxation));
+  PetscCall(RelaxSystem(comm, &b.sys, &strain));
   if (relaxation.relaxed)
     PetscCall(PetscPrintf(comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n", relaxation.snes_type.c_str(), relaxation.iterations,
                           relaxation.seconds, relaxation.max_force));

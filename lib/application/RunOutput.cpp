@@ -61,7 +61,7 @@ AtomTables Atoms(const TightBindingSystem &sys) {
 
 // The strain/ group: displacement (N,3) nm, tensor (N,6) Voigt, hydrostatic, biaxial, energy (eV per atom), and
 // the relaxation's model, minimiser, iterations, largest force and convergence. `storage` keeps the arrays alive.
-AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const RelaxedStrain &strain, std::vector<std::vector<double>> *storage) {
+AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain &strain, std::vector<std::vector<double>> *storage) {
   const Structure &s = sys.structure;
   const RelaxationReport &r = strain.report;
   storage->assign(4, {});
@@ -96,7 +96,7 @@ SolverForOutput Solver(const EigenStates &states) {
 } // namespace
 
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys, const EigenStates &states, EPS eps, double gap_center,
-                              const RelaxedStrain &strain, std::span<const TableForOutput> tables) {
+                              const SystemStrain &strain, std::span<const TableForOutput> tables) {
   std::vector<std::vector<double>> strain_arrays;
   const LogEvents *ev;
   char *all = nullptr;

@@ -10,8 +10,7 @@
 #include "io/ResultsFile.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "solvers/EigenStates.hpp"
-#include "strain/Relaxation.hpp"
-#include "strain/StrainTensor.hpp"
+#include "strain/SystemRelaxation.hpp"
 
 namespace tbpeta {
 
@@ -23,15 +22,8 @@ struct RunOutputOptions {
 // Reads -output and -output_vectors, and refuses a path that cannot be written (OutputPath). Collective.
 PetscErrorCode RunOutputOptionsFromOptions(MPI_Comm comm, RunOutputOptions *opts);
 
-// The relaxation of a run and its per-atom results (owned atoms): the strain/ group of the file.
-struct RelaxedStrain {
-  RelaxationReport report;
-  std::vector<Voigt> tensors; // StrainTensors
-  std::vector<double> energy; // eV, the Keating terms centred at each atom
-};
-
 // eps: the solver that holds the states' eigenvectors (nullptr: none). Shown in -log_view as TbOutput. Collective.
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys, const EigenStates &states, EPS eps, double gap_center,
-                              const RelaxedStrain &strain, std::span<const TableForOutput> tables = {});
+                              const SystemStrain &strain, std::span<const TableForOutput> tables = {});
 
 } // namespace tbpeta

@@ -53,9 +53,8 @@ private:
 
 } // namespace
 
-PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin, Structure *to) {
+PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin, const Structure &to, Vec *values) {
   PetscMPIInt size;
-  OwnedVec owned;
   OwnedIS is_from, is_to;
   OwnedScatter scatter;
   PetscFunctionBeginUser;
@@ -63,18 +62,26 @@ PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec
   std::vector<PetscInt> offsets(size);
   PetscCallMPI(MPI_Allgather(&domain.global_offset, 1, MPIU_INT, offsets.data(), 1, MPIU_INT, comm));
   GlobalIndexOf index(domain, offsets);
-  std::vector<PetscInt> src(to->owned), dst(to->owned);
-  for (PetscInt i = 0; i < to->owned; ++i) {
-    const PlaneIndex p = to->sites[i];
+  std::vector<PetscInt> src(to.owned), dst(to.owned);
+  for (PetscInt i = 0; i < to.owned; ++i) {
+    const PlaneIndex p = to.sites[i];
     src[i] = index({p.x + origin[0], p.y + origin[1], p.z + origin[2]});
-    dst[i] = to->global_offset + i;
+    dst[i] = to.global_offset + i;
   }
-  PetscCall(CreateDisplacementVec(comm, *to, owned.out()));
-  PetscCall(ISCreateBlock(comm, 3, to->owned, src.data(), PETSC_COPY_VALUES, is_from.out()));
-  PetscCall(ISCreateBlock(comm, 3, to->owned, dst.data(), PETSC_COPY_VALUES, is_to.out()));
-  PetscCall(VecScatterCreate(from, is_from, owned, is_to, scatter.out()));
-  PetscCall(VecScatterBegin(scatter, from, owned, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(scatter, from, owned, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecCreateMPI(comm, bs * to.owned, PETSC_DETERMINE, values));
+  PetscCall(VecSetBlockSize(*values, bs));
+  PetscCall(ISCreateBlock(comm, bs, to.owned, src.data(), PETSC_COPY_VALUES, is_from.out()));
+  PetscCall(ISCreateBlock(comm, bs, to.owned, dst.data(), PETSC_COPY_VALUES, is_to.out()));
+  PetscCall(VecScatterCreate(from, is_from, *values, is_to, scatter.out()));
+  PetscCall(VecScatterBegin(scatter, from, *values, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(scatter, from, *values, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin, Structure *to) {
+  OwnedVec owned;
+  PetscFunctionBeginUser;
+  PetscCall(TransferAtomValues(comm, domain, from, 3, origin, *to, owned.out()));
   PetscCall(StoreDisplacements(comm, owned, to));
   PetscFunctionReturn(0);
 }

@@ -159,19 +159,4 @@ PetscErrorCode KeatingEnergy::AtomEnergies(Vec u, std::vector<double> *energy) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KeatingAtomEnergies(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, std::vector<double> *energy) {
-  KeatingEnergy k;
-  OwnedVec u;
-  PetscScalar *a;
-  PetscFunctionBeginUser;
-  PetscCall(KeatingEnergy::Create(comm, s, model, a_nm, StrainFix::none, &k));
-  PetscCall(k.CreateDisplacement(u.out()));
-  PetscCall(VecGetArray(u, &a));
-  for (PetscInt i = 0; i < s.owned; ++i)
-    for (int c = 0; c < 3; ++c) a[3 * i + c] = s.displacement[i][c];
-  PetscCall(VecRestoreArray(u, &a));
-  PetscCall(k.AtomEnergies(u, energy));
-  PetscFunctionReturn(0);
-}
-
 } // namespace tbpeta

@@ -67,8 +67,4 @@ private:
   PetscInt evaluations_ = 0;
 };
 
-// Energy (eV) of the terms centred at each owned atom of s, from the displacements s carries (owned and halo).
-// Collective.
-PetscErrorCode KeatingAtomEnergies(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, std::vector<double> *energy);
-
 } // namespace tbpeta

@@ -8,15 +8,44 @@ namespace {
 
 using OwnedSNES = Owned<SNES, SNESDestroy>;
 
-// Relaxes the atoms of `domain`; u receives its displacement field.
-PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, const Structure &domain, OwnedVec *u, RelaxationReport *report) {
+// Relaxes the atoms of `domain` (its displacements set); u receives the displacement field, `fields` the strain
+// tensor (6) and the energy (1) of each owned atom of the domain, block size 7.
+PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, Structure *domain, OwnedVec *u, OwnedVec *fields, RelaxationReport *report) {
   KeatingEnergy energy;
   OwnedSNES snes;
+  std::vector<double> atom_energy;
+  PetscScalar *a;
   PetscFunctionBeginUser;
-  PetscCall(KeatingEnergy::Create(comm, domain, sys.model, sys.a_nm, sys.spec.strain.fix, &energy));
+  PetscCall(KeatingEnergy::Create(comm, *domain, sys.model, sys.a_nm, sys.spec.strain.fix, &energy));
   PetscCall(energy.CreateDisplacement(u->out()));
   PetscCall(CreateRelaxationSolver(comm, snes.out()));
   PetscCall(MinimiseEnergy(snes, &energy, *u, report));
+  PetscCall(StoreDisplacements(comm, *u, domain));
+  PetscCall(energy.AtomEnergies(*u, &atom_energy));
+  const std::vector<Voigt> tensors = StrainTensors(*domain, sys.model, sys.a_nm);
+  PetscCall(VecCreateMPI(comm, 7 * domain->owned, PETSC_DETERMINE, fields->out()));
+  PetscCall(VecSetBlockSize(*fields, 7));
+  PetscCall(VecGetArray(*fields, &a));
+  for (PetscInt i = 0; i < domain->owned; ++i) {
+    for (int k = 0; k < 6; ++k) a[7 * i + k] = tensors[i][k];
+    a[7 * i + 6] = atom_energy[i];
+  }
+  PetscCall(VecRestoreArray(*fields, &a));
+  PetscFunctionReturn(0);
+}
+
+// The strain tensors and energies of the electronic box's owned atoms from the domain's fields.
+PetscErrorCode ReadFields(Vec fields, PetscInt owned, SystemStrain *strain) {
+  const PetscScalar *a;
+  PetscFunctionBeginUser;
+  strain->tensors.resize(owned);
+  strain->energy.resize(owned);
+  PetscCall(VecGetArrayRead(fields, &a));
+  for (PetscInt i = 0; i < owned; ++i) {
+    for (int k = 0; k < 6; ++k) strain->tensors[i][k] = PetscRealPart(a[7 * i + k]);
+    strain->energy[i] = PetscRealPart(a[7 * i + 6]);
+  }
+  PetscCall(VecRestoreArrayRead(fields, &a));
   PetscFunctionReturn(0);
 }
 
@@ -37,20 +66,24 @@ PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, 
 
 } // namespace
 
-PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, RelaxationReport *report) {
-  OwnedVec u;
+PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain) {
+  OwnedVec u, fields;
+  RelaxationReport *report = &strain->report;
   PetscFunctionBeginUser;
-  *report = RelaxationReport{};
+  *strain = SystemStrain{};
   if (!sys->spec.strain.on()) PetscFunctionReturn(0);
   if (!sys->spec.strain.padded()) {
-    PetscCall(RelaxDomain(comm, *sys, sys->structure, &u, report));
-    PetscCall(StoreDisplacements(comm, u, &sys->structure));
+    PetscCall(RelaxDomain(comm, *sys, &sys->structure, &u, &fields, report));
+    PetscCall(ReadFields(fields, sys->structure.owned, strain));
   } else {
     Structure domain;
     std::array<int, 3> origin;
+    OwnedVec electronic;
     PetscCall(CreatePaddedDomain(comm, *sys, &origin, &domain));
-    PetscCall(RelaxDomain(comm, *sys, domain, &u, report));
+    PetscCall(RelaxDomain(comm, *sys, &domain, &u, &fields, report));
     PetscCall(TransferDisplacements(comm, domain, u, origin, &sys->structure));
+    PetscCall(TransferAtomValues(comm, domain, fields, 7, origin, sys->structure, electronic.out()));
+    PetscCall(ReadFields(electronic, sys->structure.owned, strain));
   }
   PetscCheck(report->converged || sys->spec.strain.allow_unconverged, comm, PETSC_ERR_NOT_CONVERGED,
              "-strain keating: the relaxation stopped before its tolerance (%s after %" PetscInt_FMT " iterations, largest force %.3g eV/nm); nothing written (raise -strain_snes_max_it, or go on with -strain_allow_unconverged)",

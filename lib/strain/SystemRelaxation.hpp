@@ -7,12 +7,21 @@
 
 #include "model/TightBindingSystem.hpp"
 #include "strain/Relaxation.hpp"
+#include "strain/StrainTensor.hpp"
 
 namespace tbpeta {
 
+// A relaxation and its per-atom results for the owned atoms of the electronic structure, evaluated in the strain
+// domain (so an atom on a face of a padded box has its strain from all four of its bonds).
+struct SystemStrain {
+  RelaxationReport report;
+  std::vector<Voigt> tensors; // StrainTensors
+  std::vector<double> energy; // eV, the Keating terms centred at each atom
+};
+
 // Relaxes sys->structure (built) as sys->spec.strain asks; nothing happens with -strain none. A relaxation that stops
 // before its tolerance is an error (PETSC_ERR_NOT_CONVERGED, one line) unless -strain_allow_unconverged. Collective.
-PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, RelaxationReport *report);
+PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain);
 
 // -help: the relaxation's SNES options (prefix strain_) with the defaults of tbpeta. Collective.
 PetscErrorCode ListRelaxationOptions(MPI_Comm comm);

@@ -1,0 +1,196 @@
+// bench_strain: the relaxation (Keating valence force field minimised by SNES, tbpeta's -strain keating) of an InAs
+// dot in an open GaAs cube at several sizes, on the ranks it is started on. Per size: the iterations and the
+// evaluations of the energy and its gradient, the time of one evaluation next to one product of the on-the-fly H
+// (-hamiltonian shell, nemo3d sp3d5s*+SO) of the same structure measured in the same run, the whole relaxation's
+// time, the resident memory it added per atom, and at the end the fitted exponent of the relaxation time against
+// the atoms. A printed benchmark, not a test.
+//
+//   mpiexec -n R bench_strain [-bench_cells 11,23,50] [-bench_shape sphere|dome] [-bench_csv FILE] [-strain_snes_*]
+static const char help[] = "bench_strain: relaxation of an InAs dot in GaAs at several sizes, an energy + gradient evaluation against a product of H.\n"
+                           "  -bench_cells n1,n2,...   cube sizes in cells (default 11,23: 10,648 and 97,336 atoms; 50 gives 10^6)\n"
+                           "  -bench_shape S           sphere (radius a quarter of the edge) or dome (half sphere on 2 monolayers) (default sphere)\n"
+                           "  -bench_csv FILE          also write the rows as CSV\n"
+                           "  -strain_snes_*           the relaxation's SNES options, as in tbpeta\n\n";
+
+#include <petscsnes.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <malloc.h>
+#include <string>
+#include <vector>
+
+#include "application/ApplicationMain.hpp"
+#include "model/TightBindingSystem.hpp"
+#include "operator/Hamiltonian.hpp"
+#include "strain/Relaxation.hpp"
+#include "support/OptionLists.hpp"
+#include "support/ResidentMemory.hpp"
+#include "support/TextFile.hpp"
+
+using namespace tbpeta;
+
+namespace {
+
+struct Row {
+  int ranks = 1, cells = 0;
+  long long atoms = 0;
+  PetscInt iterations = 0, evaluations = 0;
+  double eval_ms = 0, product_ms = 0, relax_s = 0, bytes_per_atom = 0, own_bytes_per_atom = 0, max_force = 0;
+  double ratio() const { return eval_ms / product_ms; }
+};
+
+PetscErrorCode BuildSystem(MPI_Comm comm, int n, const std::string &shape, TightBindingSystem *sys) {
+  SystemSpec spec;
+  PetscFunctionBeginUser;
+  spec.model.set = "nemo3d", spec.model.host = "GaAs";
+  spec.cell.cells = {n, n, n};
+  spec.cell.periodic = {false, false, false};
+  spec.nano.dot_material = "InAs", spec.nano.radius = 0.25 * n * 0.56532;
+  spec.nano.shape = shape == "dome" ? DotShape::dome : DotShape::sphere;
+  if (shape == "dome") spec.nano.wetting_layers = 2, spec.nano.center = {0.5 * n * 0.56532, 0.5 * n * 0.56532, 0.3 * n * 0.56532}, spec.nano.center_set = true;
+  PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
+  PetscCall(CreateTightBindingSystem(comm, spec, sys));
+  PetscCall(BuildStructure(comm, sys));
+  PetscFunctionReturn(0);
+}
+
+// Median of 5 timed calls (max over the ranks), after one untimed call.
+template <class F>
+PetscErrorCode MedianSeconds(MPI_Comm comm, F call, double *seconds) {
+  std::vector<double> t;
+  PetscFunctionBeginUser;
+  for (int k = -1; k < 5; ++k) {
+    PetscCallMPI(MPI_Barrier(comm));
+    const double t0 = MPI_Wtime();
+    PetscCall(call());
+    double dt = MPI_Wtime() - t0;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+    if (k >= 0) t.push_back(dt);
+  }
+  std::sort(t.begin(), t.end());
+  *seconds = t[t.size() / 2];
+  PetscFunctionReturn(0);
+}
+
+// The relaxation of one structure: memory added (VmRSS, largest rank x ranks / atoms) by tbpeta's energy with the
+// solution vector, and by the whole relaxation (SNES's vectors too); iterations, time.
+PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, Vec *u, KeatingEnergy *energy) {
+  SNES snes;
+  RelaxationReport report;
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  malloc_trim(0);
+  const double rss0 = ProcStatusKb("VmRSS");
+  PetscCall(KeatingEnergy::Create(comm, sys.structure, sys.model, sys.a_nm, StrainFix::none, energy));
+  PetscCall(energy->CreateDisplacement(u));
+  PetscCall(VecSet(*u, 0.0)); // touched: resident
+  double kb[2] = {ProcStatusKb("VmRSS") - rss0, 0};
+  PetscCall(CreateRelaxationSolver(comm, &snes));
+  PetscCall(MinimiseEnergy(snes, energy, *u, &report));
+  kb[1] = ProcStatusKb("VmRSS") - rss0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, kb, 2, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCall(SNESDestroy(&snes));
+  PetscCheck(report.converged, comm, PETSC_ERR_NOT_CONVERGED, "bench_strain: the relaxation of %lld atoms stopped before its tolerance (%s)", r->atoms, report.reason.c_str());
+  r->iterations = report.iterations, r->evaluations = report.evaluations, r->relax_s = report.seconds, r->max_force = report.max_force;
+  r->bytes_per_atom = kb[1] * 1024 * size / (double)r->atoms;
+  r->own_bytes_per_atom = kb[0] * 1024 * size / (double)r->atoms; // the energy's work vectors and the solution u
+
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, Row *r) {
+  TightBindingSystem sys;
+  KeatingEnergy energy;
+  Vec u, g, x, y;
+  Mat H;
+  HamiltonianOptions shell;
+  PetscReal e;
+  PetscFunctionBeginUser;
+  PetscCall(BuildSystem(comm, n, shape, &sys));
+  PetscCallMPI(MPI_Comm_size(comm, &r->ranks));
+  r->cells = n, r->atoms = sys.structure.total;
+  PetscCall(Relax(comm, sys, r, &u, &energy));
+  PetscCall(VecDuplicate(u, &g));
+  double s;
+  PetscCall(MedianSeconds(comm, [&] { return energy.Evaluate(u, &e, g); }, &s));
+  r->eval_ms = 1e3 * s;
+  PetscCall(VecDestroy(&g));
+  PetscCall(VecDestroy(&u));
+  shell.kind = "shell";
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, shell, &H, false));
+  PetscCall(MatCreateVecs(H, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MedianSeconds(comm, [&] { return MatMult(H, x, y); }, &s));
+  r->product_ms = 1e3 * s;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(0);
+}
+
+// Least-squares slope of log(relaxation time) against log(atoms).
+double Exponent(const std::vector<Row> &rows) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double m = (double)rows.size();
+  for (const Row &r : rows) {
+    const double x = std::log((double)r.atoms), y = std::log(r.relax_s);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  return (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
+  std::string text = "ranks,cells,atoms,iterations,evaluations,eval_ms,shell_product_ms,eval_over_product,relax_s,rss_bytes_per_atom,own_bytes_per_atom,max_force_ev_nm\n";
+  char line[320];
+  PetscFunctionBeginUser;
+  for (const Row &r : rows) {
+    std::snprintf(line, sizeof line, "%d,%d,%lld,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.4f,%.4f,%.4f,%.1f,%.1f,%.3e\n", r.ranks, r.cells, r.atoms, r.iterations, r.evaluations, r.eval_ms,
+                  r.product_ms, r.ratio(), r.relax_s, r.bytes_per_atom, r.own_bytes_per_atom, r.max_force);
+    text += line;
+  }
+  PetscCall(WriteTextFile(comm, path, text, "-bench_csv"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Run(MPI_Comm comm, int *) {
+  PetscInt cells[3] = {11, 23, 0};
+  char shape[16] = "sphere", csv[PETSC_MAX_PATH_LEN] = "";
+  PetscInt ncells = 3;
+  std::vector<Row> rows;
+  SNES snes;
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, "bench_strain", "bench_strain");
+  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells", "bench_strain", cells, &ncells, nullptr));
+  PetscCall(PetscOptionsString("-bench_shape", "sphere or dome", "bench_strain", shape, shape, sizeof shape, nullptr));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_strain", csv, csv, sizeof csv, nullptr));
+  PetscOptionsEnd();
+  if (ncells == 3 && cells[2] == 0) ncells = 2; // the defaults
+  PetscCheck(std::string(shape) == "sphere" || std::string(shape) == "dome", comm, PETSC_ERR_USER_INPUT, "-bench_shape: '%s' is not allowed (allowed: sphere, dome)", shape);
+  for (PetscInt i = 0; i < ncells; ++i) PetscCheck(cells[i] >= 4, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4", cells[i]);
+  PetscCall(CreateRelaxationSolver(comm, &snes)); // -help lists its options
+  PetscCall(SNESDestroy(&snes));
+  if (HelpRequested()) PetscFunctionReturn(0);
+  PetscCall(PetscPrintf(comm, "bench_strain: InAs %s in open GaAs cubes, Keating VFF relaxed by SNES; evaluation = energy + gradient, product = shell H (nemo3d sp3d5s*+SO)\n", shape));
+  PetscCall(PetscPrintf(comm, "%5s %6s %9s %6s %6s %10s %11s %8s %9s %10s %10s %10s\n", "ranks", "cells", "atoms", "iter", "evals", "eval ms", "product ms", "ratio", "relax s", "RSS B/atom",
+                        "own B/atom", "max force"));
+  for (PetscInt i = 0; i < ncells; ++i) {
+    Row r;
+    PetscCall(Measure(comm, (int)cells[i], shape, &r));
+    PetscCall(PetscPrintf(comm, "%5d %6d %9lld %6" PetscInt_FMT " %6" PetscInt_FMT " %10.3f %11.3f %8.3f %9.2f %10.1f %10.1f %10.2e\n", r.ranks, r.cells, r.atoms, r.iterations, r.evaluations,
+                          r.eval_ms, r.product_ms, r.ratio(), r.relax_s, r.bytes_per_atom, r.own_bytes_per_atom, r.max_force));
+    rows.push_back(r);
+  }
+  PetscCall(PetscPrintf(comm, "targets: one evaluation <= 0.5 x one shell product (largest ratio measured %.3f)", std::max_element(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.ratio() < b.ratio(); })->ratio()));
+  if (rows.size() > 1) PetscCall(PetscPrintf(comm, "; relaxation time ~ atoms^%.3f (target 1.00 +- 0.05)", Exponent(rows)));
+  PetscCall(PetscPrintf(comm, "\n"));
+  if (csv[0]) PetscCall(WriteCsv(comm, csv, rows));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) { return ApplicationMain(argc, argv, help, "bench_strain", Run); }
