@@ -18,7 +18,7 @@ parts=${*:-fuzz asan mallocdump index64}
 jobs=$(getconf _NPROCESSORS_ONLN)  # not nproc: ci/env.sh sets OMP_NUM_THREADS=1, which nproc honours
 mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
-asan_tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo"
+asan_tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo test_strain"
 index64_tests="test_parameters test_structure test_hamiltonian test_lanczos"
 
 # Configures and compiles a variant in DIR with the given CMake options and targets (Ninja: a second call is a no-op).
@@ -90,17 +90,17 @@ for part in $parts; do
       fi
     }
     mkdir -p build/mallocdump
-    for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters; do
+    for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters test_strain; do
       dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
     done
     dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
     i=0
     for args in "-eps_type nemo" "-eps_type nemo -hamiltonian shell" "-eps_type folded" "-eps_type folded -folded_eps_type nemo" "-eps_type krylovschur -eps_nev 4" \
-                "-eps_type krylovschur -st_type sinvert -eps_nev 4" "-compare -compare_max_products 4000" "-hamiltonian stored_blocks"; do
+                "-eps_type krylovschur -st_type sinvert -eps_nev 4" "-compare -compare_max_products 4000" "-hamiltonian stored_blocks" "-strain keating -strain_pad_cells 1,1,1"; do
       i=$((i + 1))
       dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run.h5 $args
     done
-    note "mallocdump: no unfreed PETSc memory in 6 test programs and $i tbpeta runs"
+    note "mallocdump: no unfreed PETSc memory in 7 test programs and $i tbpeta runs"
     ;;
   index64)
     build_index64
