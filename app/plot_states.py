@@ -14,6 +14,8 @@ import tempfile
 
 import numpy as np
 
+from results_file import open_results
+
 PROG = "plot_states.py"
 plt = None  # matplotlib.pyplot, imported once the input is checked (it takes seconds): errors come at once
 
@@ -35,16 +37,7 @@ def fail(message):
 
 def read(path, state, want_density):
     """Eigenvalues, gap centre (or None), solver name and, with want_density, the positions and state's density."""
-    try:
-        import h5py
-    except ImportError:
-        fail("h5py is not installed (Debian: python3-h5py)")
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: cannot be read as HDF5 ({str(e).splitlines()[0]})")
+    f = open_results(path, fail)
     with f:
         if "eigenvalues" not in f or "structure/positions" not in f:
             fail(f"{path}: not a tbpeta -output file (no eigenvalues or structure/positions)")

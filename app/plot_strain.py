@@ -21,6 +21,8 @@ import tempfile
 
 import numpy as np
 
+from results_file import open_results
+
 PROG = "plot_strain.py"
 COLUMNS = ("exx", "eyy", "ezz", "hydrostatic", "biaxial")
 
@@ -61,16 +63,7 @@ def text(value):
 
 def read(path):
     """Dict of the positions (relaxed and unrelaxed), material index and name, COLUMNS (N,5) and metadata."""
-    try:
-        import h5py
-    except ImportError:
-        fail("h5py is not installed (Debian: python3-h5py)")
-    if not os.path.isfile(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: cannot be read as HDF5 ({str(e).splitlines()[0]})")
+    f = open_results(path, fail)
     with f:
         if "structure/positions" not in f or "structure/material" not in f:
             fail(f"{path}: not a tbpeta -output file (no structure/positions or structure/material)")

@@ -92,6 +92,18 @@ void ExpectToolError(const std::string &exe, int ranks, const std::string &args,
   EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
 }
 
+// A shipped parameter file with the line of `key` replaced by `line`, written to the scratch directory as `name`.
+fs::path ShippedWithLine(const std::string &file, const std::string &key, const std::string &line, const std::string &name) {
+  std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/" + file);
+  std::stringstream text;
+  text << shipped.rdbuf();
+  std::string body = text.str();
+  const size_t at = body.find("\n" + key);
+  body.replace(at + 1, body.find('\n', at + 1) - at - 1, line);
+  std::ofstream(Scratch() / name) << body;
+  return Scratch() / name;
+}
+
 void ExpectOneLineError(int ranks, const std::string &args, const std::string &mentions) {
   SCOPED_TRACE(args);
   const fs::path h5 = Scratch() / "bad.h5";
@@ -117,16 +129,8 @@ TEST(App, BadInputStrain) {
   const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 ";
   ExpectOneLineError(1, dot + "-strain keating -host_alloy AlAs,0.5", "material AlAs");
   ExpectOneLineError(2, dot + "-strain keating -host_alloy AlAs,0.5", "keating_alpha");
-  {
-    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp");
-    std::stringstream text;
-    text << shipped.rdbuf();
-    std::string body = text.str();
-    const size_t at = body.find("\nkeating_alpha");
-    body.replace(at + 1, body.find('\n', at + 1) - at - 1, "keating_alpha = -41.49");
-    std::ofstream(Scratch() / "negative-alpha.tbp") << body;
-  }
-  ExpectOneLineError(1, dot + "-strain keating -params_file " + (Scratch() / "negative-alpha.tbp").string(), "keating_alpha must be positive");
+  const fs::path negative = ShippedWithLine("nemo3d/GaAs.tbp", "keating_alpha", "keating_alpha = -41.49", "negative-alpha.tbp");
+  ExpectOneLineError(1, dot + "-strain keating -params_file " + negative.string(), "keating_alpha must be positive");
   ExpectOneLineError(1, "-cells 2,2,2 -periodic 1,1,0 -strain keating -strain_pad_cells 1,0,0", "-strain_pad_cells");
   ExpectOneLineError(1, dot + "-strain keating -strain_pad_cells 0,-1,0", "-strain_pad_cells");
   ExpectOneLineError(1, dot + "-strain vff", "-strain: 'vff' is not allowed");
@@ -184,16 +188,8 @@ TEST(App, BadInputGetsOneLine) {
     std::ofstream(Scratch() / "foo.tbp") << body;
   }
   ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
-  {
-    // Finite but absurd: four bonds of 1e308 overflow every s row of H; found by the build's check, named by atom.
-    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/jancu1998/GaAs.tbp");
-    std::stringstream text;
-    text << shipped.rdbuf();
-    std::string body = text.str();
-    const size_t at = body.find("\nss_sigma");
-    body.replace(at + 1, body.find('\n', at + 1) - at - 1, "ss_sigma = 1e308");
-    std::ofstream(Scratch() / "huge.tbp") << body;
-  }
+  // Finite but absurd: four bonds of 1e308 overflow every s row of H; found by the build's check, named by atom.
+  ShippedWithLine("jancu1998/GaAs.tbp", "ss_sigma", "ss_sigma = 1e308", "huge.tbp");
   ExpectOneLineError(1, "-cells 2,2,2 -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom 0 (As of GaAs), orbital 0");
   ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian shell -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_type arpack", "-eps_type arpack");

@@ -40,8 +40,6 @@ public:
   PetscInt evaluations() const { return evaluations_; }
   const Structure &structure() const { return *s_; }
   double latticeConstant() const { return a_nm_; }
-  // Unstrained bond length of the binary of bond b of owned atom i (nm).
-  double bondLength(PetscInt i, int b) const { return binary_[BondMaterial(i, b)].d0; }
   // Ideal bond b of owned atom i under the homogeneous strain (nm).
   const Vec3 &idealBond(PetscInt i, int b) const { return ideal_[(int)s_->sublattice(i)][b]; }
 
