@@ -1,6 +1,6 @@
 // The relaxation (Keating valence force field minimised by SNES): the exact gradient, the elastic constants and the
 // strain of pseudomorphic layers against their closed forms, uniform scaling, and the same relaxed atoms on any
-// number of ranks, with any partition, and with a padded strain domain.
+// number of ranks, with any partition, and with a padded strain domain; the preconditioned minimiser.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "strain/DisplacementField.hpp"
+#include "strain/ZeroEnergyMotions.hpp"
 #include "strain/StrainTensor.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "support/CounterHash.hpp"
@@ -282,25 +283,29 @@ TEST(Strain, PseudomorphicInAsOnGaAs) {
   EXPECT_NEAR(e_zz, expected, 1e-4 * std::fabs(expected));
 }
 
-// An alloyed InGaAs dot in GaAs: the same relaxed atoms on this communicator with every partition as on one rank.
+// An alloyed InGaAs dot in GaAs: the same relaxed atoms on this communicator with every partition as on one rank,
+// in an open box (floppy edge atoms, six rigid motions) and in a wire periodic along x (which turns about x).
 TEST(Strain, SameAtomsOnAnyRanksAndPartition) {
   TBPETA_ASSERT_RANKS();
-  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.7 -dot_alloy GaAs,0.3 -alloy_seed 9 -strain keating -strain_snes_atol 1e-7 ";
-  TightBindingSystem one;
-  RelaxationReport r1;
-  ASSERT_EQ(Relaxed(PETSC_COMM_SELF, dot, &one, &r1), 0);
-  const std::vector<double> reference = GatherDisplacements(PETSC_COMM_SELF, one.structure);
-  ASSERT_GT(MaxAbs(reference), 1e-3);
-  for (const char *partition : {"slab", "column", "cube"}) {
-    SCOPED_TRACE(partition);
-    TightBindingSystem sys;
-    RelaxationReport r;
-    ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, dot + "-partition " + partition, &sys, &r), 0);
-    const std::vector<double> u = GatherDisplacements(PETSC_COMM_WORLD, sys.structure);
-    double diff = 0;
-    for (size_t k = 0; k < u.size(); ++k) diff = std::max(diff, std::fabs(u[k] - reference[k]));
-    EXPECT_LT(diff, 1e-6);
-    EXPECT_NEAR(r.energy, r1.energy, 1e-9 * r1.energy);
+  for (const char *box : {"-cells 3,3,3 -periodic 0,0,0", "-cells 3,4,3 -periodic 1,0,0"}) {
+    SCOPED_TRACE(box);
+    const std::string dot = std::string(box) + " -dot_material InAs -dot_radius 0.7 -dot_alloy GaAs,0.3 -alloy_seed 9 -strain keating -strain_snes_atol 1e-7 ";
+    TightBindingSystem one;
+    RelaxationReport r1;
+    ASSERT_EQ(Relaxed(PETSC_COMM_SELF, dot, &one, &r1), 0);
+    const std::vector<double> reference = GatherDisplacements(PETSC_COMM_SELF, one.structure);
+    ASSERT_GT(MaxAbs(reference), 1e-3);
+    for (const char *partition : {"slab", "column", "cube"}) {
+      SCOPED_TRACE(partition);
+      TightBindingSystem sys;
+      RelaxationReport r;
+      ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, dot + "-partition " + partition, &sys, &r), 0);
+      const std::vector<double> u = GatherDisplacements(PETSC_COMM_WORLD, sys.structure);
+      double diff = 0;
+      for (size_t k = 0; k < u.size(); ++k) diff = std::max(diff, std::fabs(u[k] - reference[k]));
+      EXPECT_LT(diff, 1e-6);
+      EXPECT_NEAR(r.energy, r1.energy, 1e-9 * r1.energy);
+    }
   }
 }
 
@@ -366,5 +371,85 @@ TEST(Strain, TensorOfUniformlyScaledCrystal) {
   for (const Voigt &e : StrainTensors(sys.structure, sys.model, sys.a_nm)) {
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(e[k], expected, 1e-12);
     for (int k = 3; k < 6; ++k) EXPECT_NEAR(e[k], 0.0, 1e-12);
+  }
+}
+
+// The preconditioned minimiser's iterations do not grow with the box (plain L-BFGS's grow with its edge), and the
+// preconditioned relaxation reaches the plain one's minimum.
+TEST(Strain, PreconditionedIterationsDoNotGrowWithSize) {
+  TBPETA_ASSERT_RANKS();
+  auto dot = [](int n) {
+    const double a = 0.56532, centre = n * a / 2;
+    std::ostringstream o;
+    o << "-cells " << n << "," << n << "," << n << " -periodic 0,0,0 -dot_material InAs -dot_radius " << n * a / 4 << " -dot_center " << centre << "," << centre << ","
+      << centre << " -strain keating ";
+    return o.str();
+  };
+  PetscInt iterations[2][2];
+  double energy[2][2];
+  for (int size = 0; size < 2; ++size)
+    for (int plain = 0; plain < 2; ++plain) {
+      TightBindingSystem sys;
+      RelaxationReport r;
+      ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, dot(4 + 4 * size) + (plain ? "-strain_snes_qn_scale_type scalar" : ""), &sys, &r), 0);
+      ASSERT_TRUE(r.converged);
+      EXPECT_LE(r.max_force, 1e-3);
+      iterations[size][plain] = r.iterations, energy[size][plain] = r.energy;
+    }
+  EXPECT_LE(iterations[1][0], iterations[0][0] + 3) << "preconditioned, 4 and 8 cells";
+  EXPECT_GT(iterations[1][1], iterations[0][1] + 10) << "plain L-BFGS, 4 and 8 cells";
+  EXPECT_LT(2 * iterations[1][0], iterations[1][1]);
+  for (int size = 0; size < 2; ++size) EXPECT_NEAR(energy[size][0], energy[size][1], 1e-5 * energy[size][1]);
+}
+
+// The zero-energy motions (rigid motions and the floppy atoms' cone tangents) are removed from a step by an
+// orthogonal projection: a rigid motion goes entirely, a step without them is left alone, and removing twice is
+// removing once.
+TEST(Strain, ZeroEnergyMotionsLeaveTheStep) {
+  TBPETA_ASSERT_RANKS();
+  struct Box {
+    const char *options;
+    int rigid;
+    bool floppy;
+  };
+  for (const Box &box : {Box{"-cells 2,2,3 -periodic 0,0,0", 6, true}, Box{"-cells 2,2,3 -periodic 1,0,0", 4, false}, Box{"-cells 2,2,3 -periodic 1,1,0", 3, false}}) {
+    SCOPED_TRACE(box.options);
+    EnergyAt e;
+    ZeroEnergyMotions zero;
+    ASSERT_EQ(MakeEnergy(box.options, &e), 0);
+    ASSERT_EQ(ZeroEnergyMotions::Create(PETSC_COMM_WORLD, e.energy, &zero), 0);
+    EXPECT_EQ(zero.rigidCount(), box.rigid);
+    EXPECT_EQ(zero.floppyAtoms() > 0, box.floppy);
+    const Structure &s = e.sys.structure;
+    const std::vector<PetscInt> canonical = s.canonicalAtoms();
+    OwnedVec rigid, step, once, twice;
+    ASSERT_EQ(VecDuplicate(e.u, rigid.out()), 0);
+    ASSERT_EQ(VecDuplicate(e.u, step.out()), 0);
+    PetscScalar *r, *a;
+    ASSERT_EQ(VecGetArray(rigid, &r), 0);
+    ASSERT_EQ(VecGetArray(step, &a), 0);
+    for (PetscInt i = 0; i < s.owned; ++i) {
+      const std::array<double, 3> x = s.position(i, e.sys.a_nm);
+      const double w[3] = {box.rigid > 3 ? 0.01 : 0.0, box.rigid > 4 ? -0.02 : 0.0, box.rigid > 4 ? 0.03 : 0.0}, t[3] = {0.1, 0.2, -0.3};
+      for (int c = 0; c < 3; ++c) {
+        r[3 * i + c] = t[c] + w[(c + 1) % 3] * (x[(c + 2) % 3] - 0.3) - w[(c + 2) % 3] * (x[(c + 1) % 3] - 0.3);
+        a[3 * i + c] = 1e-3 * UnitInterval(MixBits(3 * canonical[i] + c));
+      }
+    }
+    ASSERT_EQ(VecRestoreArray(step, &a), 0);
+    ASSERT_EQ(VecRestoreArray(rigid, &r), 0);
+    PetscReal norm, change, left;
+    ASSERT_EQ(zero.Remove(rigid), 0); // a rigid motion goes entirely
+    ASSERT_EQ(VecNorm(rigid, NORM_INFINITY, &left), 0);
+    EXPECT_LT(left, 1e-12);
+    ASSERT_EQ(zero.Remove(step), 0);
+    ASSERT_EQ(VecNorm(step, NORM_INFINITY, &norm), 0);
+    EXPECT_GT(norm, 1e-4);
+    ASSERT_EQ(VecDuplicate(step, twice.out()), 0);
+    ASSERT_EQ(VecCopy(step, twice), 0);
+    ASSERT_EQ(zero.Remove(twice), 0);
+    ASSERT_EQ(VecAXPY(twice, -1.0, step), 0);
+    ASSERT_EQ(VecNorm(twice, NORM_INFINITY, &change), 0);
+    EXPECT_LT(change, 1e-15);
   }
 }

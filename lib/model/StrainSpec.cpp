@@ -31,7 +31,7 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscFunctionBeginUser;
   std::snprintf(substrate, sizeof substrate, "%s", defaults.substrate.c_str());
   for (int a = 0; a < 3; ++a) pad[a] = defaults.pad[a];
-  PetscOptionsBegin(comm, nullptr, "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is SNES with the prefix strain_: by default qn (L-BFGS), -strain_snes_atol 1e-3 eV/nm on the 2-norm of all forces (so no atom keeps a larger force), -strain_snes_rtol 0, -strain_snes_stol 0, -strain_snes_max_it 20000", "tbpeta");
+  PetscOptionsBegin(comm, nullptr, "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is SNES with the prefix strain_: by default qn (L-BFGS) whose initial inverse Hessian is the bonds' Laplacian per component (-strain_snes_qn_scale_type jacobian, -strain_ksp_type preonly, -strain_pc_type shell; one cycle of -strain_laplacian_ksp_type preonly -strain_laplacian_pc_type gamg, the motions of zero energy removed), -strain_snes_atol 1e-3 eV/nm on the largest force on an atom, -strain_snes_rtol 0, -strain_snes_stol 0, -strain_snes_max_it 20000", "tbpeta");
   std::snprintf(model_name, sizeof model_name, "%s", models[model]);
   std::snprintf(fix_name, sizeof fix_name, "%s", fixes[fix]);
   PetscCall(PetscOptionsString("-strain", "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)", "tbpeta", model_name, model_name, sizeof model_name, &set));

@@ -36,12 +36,10 @@ PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const Ti
   k.s_ = &s;
   k.comm_ = comm;
   k.a_nm_ = a_nm;
+  k.fix_ = fix;
   k.SetIdealBonds();
-  if (fix == StrainFix::zmin)
-    for (PetscInt i = 0; i < s.owned; ++i)
-      if (s.sites[i].z == 0) k.held_.push_back(i);
-  PetscCall(k.CreateDisplacement(k.u_.out()));
-  PetscCall(VecDuplicate(k.u_, k.g_.out()));
+  for (PetscInt i = 0; i < s.owned; ++i)
+    if (k.holds(i)) k.held_.push_back(i);
   *out = std::move(k);
   PetscFunctionReturn(0);
 }
@@ -85,13 +83,32 @@ double KeatingEnergy::AtomTerms(PetscInt i, const PetscScalar *u, Vec3 *grad, in
   return KeatingAtomTerms(*n, bond, grad);
 }
 
-// u's owned values in the ghosted work vector with its halo filled; returns the local form (owned, then halo).
-PetscErrorCode KeatingEnergy::LocalDisplacements(Vec u, const PetscScalar **local, Vec *held) {
+// v itself when it is ghosted (the SNES's vectors are duplicates of the ghosted u, so no copy and no memory of
+// its own), else a ghosted work vector made when first needed.
+PetscErrorCode KeatingEnergy::Ghosted(Vec v, OwnedVec *work, Vec *ghosted) {
+  Vec local;
+  PetscInt n = 0;
   PetscFunctionBeginUser;
-  if (u != u_.get()) PetscCall(VecCopy(u, u_));
-  PetscCall(VecGhostUpdateBegin(u_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGhostUpdateEnd(u_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGhostGetLocalForm(u_, held));
+  PetscCall(VecGhostGetLocalForm(v, &local)); // a sequential Vec is its own local form: the size tells
+  if (local) PetscCall(VecGetLocalSize(local, &n));
+  if (local) PetscCall(VecGhostRestoreLocalForm(v, &local));
+  if (n == 3 * (PetscInt)s_->sites.size()) {
+    *ghosted = v;
+    PetscFunctionReturn(0);
+  }
+  if (!work->get()) PetscCall(CreateDisplacement(work->out()));
+  *ghosted = *work;
+  PetscFunctionReturn(0);
+}
+
+// u with its halo filled (*ghosted: u or a copy of it) and its local form (owned, then halo).
+PetscErrorCode KeatingEnergy::LocalDisplacements(Vec u, Vec *ghosted, const PetscScalar **local, Vec *held) {
+  PetscFunctionBeginUser;
+  PetscCall(Ghosted(u, &u_, ghosted));
+  if (*ghosted != u) PetscCall(VecCopy(u, *ghosted));
+  PetscCall(VecGhostUpdateBegin(*ghosted, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostUpdateEnd(*ghosted, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGhostGetLocalForm(*ghosted, held));
   PetscCall(VecGetArrayRead(*held, local));
   PetscFunctionReturn(0);
 }
@@ -100,16 +117,17 @@ PetscErrorCode KeatingEnergy::Evaluate(Vec u, PetscReal *energy, Vec gradient) {
   const LogEvents *ev;
   const PetscScalar *ua;
   PetscScalar *ga = nullptr;
-  Vec ul, gl = nullptr;
+  Vec ug, ul, gg = nullptr, gl = nullptr;
   double e = 0;
   Vec3 grad[4];
   int nb[4], n;
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(gradient ? ev->strain_gradient : ev->strain_energy, 0, 0, 0, 0));
-  PetscCall(LocalDisplacements(u, &ua, &ul));
+  PetscCall(LocalDisplacements(u, &ug, &ua, &ul));
   if (gradient) {
-    PetscCall(VecGhostGetLocalForm(g_, &gl));
+    PetscCall(Ghosted(gradient, &g_, &gg));
+    PetscCall(VecGhostGetLocalForm(gg, &gl));
     PetscCall(VecSet(gl, 0.0));
     PetscCall(VecGetArray(gl, &ga));
   }
@@ -123,20 +141,20 @@ PetscErrorCode KeatingEnergy::Evaluate(Vec u, PetscReal *energy, Vec gradient) {
       }
   }
   PetscCall(VecRestoreArrayRead(ul, &ua));
-  PetscCall(VecGhostRestoreLocalForm(u_, &ul));
+  PetscCall(VecGhostRestoreLocalForm(ug, &ul));
   if (gradient) {
     PetscCall(VecRestoreArray(gl, &ga));
-    PetscCall(VecGhostRestoreLocalForm(g_, &gl));
-    PetscCall(VecGhostUpdateBegin(g_, ADD_VALUES, SCATTER_REVERSE));
-    PetscCall(VecGhostUpdateEnd(g_, ADD_VALUES, SCATTER_REVERSE));
+    PetscCall(VecGhostRestoreLocalForm(gg, &gl));
+    PetscCall(VecGhostUpdateBegin(gg, ADD_VALUES, SCATTER_REVERSE));
+    PetscCall(VecGhostUpdateEnd(gg, ADD_VALUES, SCATTER_REVERSE));
     if (!held_.empty()) {
       PetscScalar *g;
-      PetscCall(VecGetArray(g_, &g));
+      PetscCall(VecGetArray(gg, &g));
       for (PetscInt i : held_)
         for (int c = 0; c < 3; ++c) g[3 * i + c] = 0;
-      PetscCall(VecRestoreArray(g_, &g));
+      PetscCall(VecRestoreArray(gg, &g));
     }
-    PetscCall(VecCopy(g_, gradient));
+    if (gg != gradient) PetscCall(VecCopy(gg, gradient));
   }
   PetscCallMPI(MPI_Allreduce(&e, energy, 1, MPIU_REAL, MPI_SUM, comm_));
   ++evaluations_;
@@ -147,15 +165,15 @@ PetscErrorCode KeatingEnergy::Evaluate(Vec u, PetscReal *energy, Vec gradient) {
 
 PetscErrorCode KeatingEnergy::AtomEnergies(Vec u, std::vector<double> *energy) {
   const PetscScalar *ua;
-  Vec ul;
+  Vec ug, ul;
   Vec3 grad[4];
   int nb[4], n;
   PetscFunctionBeginUser;
-  PetscCall(LocalDisplacements(u, &ua, &ul));
+  PetscCall(LocalDisplacements(u, &ug, &ua, &ul));
   energy->resize(s_->owned);
   for (PetscInt i = 0; i < s_->owned; ++i) (*energy)[i] = AtomTerms(i, ua, grad, nb, &n);
   PetscCall(VecRestoreArrayRead(ul, &ua));
-  PetscCall(VecGhostRestoreLocalForm(u_, &ul));
+  PetscCall(VecGhostRestoreLocalForm(ug, &ul));
   PetscFunctionReturn(0);
 }
 

@@ -40,6 +40,17 @@ public:
   PetscInt evaluations() const { return evaluations_; }
   const Structure &structure() const { return *s_; }
   double latticeConstant() const { return a_nm_; }
+  // Harmonic stiffness of bond b of owned atom i, alpha + beta of its binary (eV/nm^2): the preconditioner's weight.
+  double BondStiffness(PetscInt i, int b) const {
+    const Binary &m = binary_[BondMaterial(i, b)];
+    return m.alpha + m.beta;
+  }
+  // Owned atoms held in place (-strain_fix): their gradient rows are zero.
+  const std::vector<PetscInt> &held() const { return held_; }
+  // Whether some atoms are held in place (on any rank).
+  bool holdsAtoms() const { return fix_ == StrainFix::zmin; }
+  // Whether the atom at a site (owned or halo) is held in place.
+  bool holds(PetscInt site) const { return fix_ == StrainFix::zmin && s_->sites[site].z == 0; }
   // Ideal bond b of owned atom i under the homogeneous strain (nm).
   const Vec3 &idealBond(PetscInt i, int b) const { return ideal_[(int)s_->sublattice(i)][b]; }
 
@@ -50,7 +61,8 @@ private:
   std::uint8_t BondMaterial(PetscInt i, int b) const {
     return s_->sublattice(i) == Sublattice::cation ? s_->material[i] : s_->material[s_->bonds[i][b]];
   }
-  PetscErrorCode LocalDisplacements(Vec u, const PetscScalar **local, Vec *held);
+  PetscErrorCode Ghosted(Vec v, OwnedVec *work, Vec *ghosted);
+  PetscErrorCode LocalDisplacements(Vec u, Vec *ghosted, const PetscScalar **local, Vec *held);
   double AtomTerms(PetscInt i, const PetscScalar *u, Vec3 *grad, int *neighbours, int *n) const;
   void SetIdealBonds();
 
@@ -60,8 +72,9 @@ private:
   std::array<double, 6> eps_{0, 0, 0, 0, 0, 0};
   std::vector<Binary> binary_;          // per material of the model
   std::array<std::array<Vec3, 4>, 2> ideal_{}; // [sublattice][bond]
+  StrainFix fix_ = StrainFix::none;
   std::vector<PetscInt> held_;          // owned atoms held in place (-strain_fix)
-  OwnedVec u_, g_;                      // ghosted work vectors
+  OwnedVec u_, g_;                      // ghosted work vectors, for vectors that are not ghosted themselves
   PetscInt evaluations_ = 0;
 };
 

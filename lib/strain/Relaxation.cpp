@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "strain/BondLaplacian.hpp"
 #include "support/LogEvents.hpp"
 #include "support/PetscHandle.hpp"
 #include "support/Progress.hpp"
@@ -39,14 +40,39 @@ PetscErrorCode ProgressMonitor(SNES snes, PetscInt it, PetscReal fnorm, void *ct
   PetscFunctionReturn(0);
 }
 
+// SNES's own test (rtol, stol, iteration limit, divergence, and atol on the 2-norm, which bounds every atom's force),
+// then atol on the largest force of an atom: the 2-norm over all atoms grows with their number, the largest force
+// is the accuracy a user asks for at any size.
+PetscErrorCode LargestForceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal step, PetscReal fnorm, SNESConvergedReason *reason, void *) {
+  Vec f;
+  PetscReal atol;
+  double largest;
+  PetscFunctionBeginUser;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, step, fnorm, reason, nullptr));
+  if (*reason != SNES_CONVERGED_ITERATING) PetscFunctionReturn(0);
+  PetscCall(SNESGetTolerances(snes, &atol, nullptr, nullptr, nullptr, nullptr));
+  PetscCall(SNESGetFunction(snes, &f, nullptr, nullptr));
+  PetscCall(MaxAtomForce(f, &largest));
+  if (largest <= atol) *reason = SNES_CONVERGED_FNORM_ABS;
+  PetscFunctionReturn(0);
+}
+
 } // namespace
 
 PetscErrorCode CreateRelaxationSolver(MPI_Comm comm, SNES *snes) {
+  KSP ksp;
+  PC pc;
   PetscFunctionBeginUser;
   PetscCall(SNESCreate(comm, snes));
   PetscCall(SNESSetOptionsPrefix(*snes, "strain_"));
   PetscCall(SNESSetType(*snes, SNESQN));
+  PetscCall(SNESQNSetScaleType(*snes, SNES_QN_SCALE_JACOBIAN)); // the initial inverse Hessian: strain/BondLaplacian.hpp
+  PetscCall(SNESGetKSP(*snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
   PetscCall(SNESSetTolerances(*snes, kRelaxForceTolerance, 0.0, 0.0, kRelaxMaxIterations, -1));
+  PetscCall(SNESSetConvergenceTest(*snes, LargestForceTest, nullptr, nullptr));
   PetscCall(SNESSetFromOptions(*snes));
   PetscFunctionReturn(0);
 }
@@ -68,6 +94,7 @@ PetscErrorCode MinimiseEnergy(SNES snes, KeatingEnergy *energy, Vec u, Relaxatio
   const LogEvents *ev;
   Progress progress("relaxation");
   Problem problem{energy, &progress};
+  BondLaplacian preconditioner;
   OwnedVec g;
   SNESType type;
   SNESConvergedReason reason;
@@ -77,6 +104,7 @@ PetscErrorCode MinimiseEnergy(SNES snes, KeatingEnergy *energy, Vec u, Relaxatio
   PetscCall(VecDuplicate(u, g.out()));
   PetscCall(SNESSetFunction(snes, g, Gradient, &problem));
   PetscCall(SNESSetObjective(snes, Energy, &problem));
+  PetscCall(preconditioner.Attach(snes, energy));
   PetscCall(SNESMonitorSet(snes, ProgressMonitor, &problem, nullptr));
   const PetscInt evaluations = energy->evaluations();
   PetscCall(PetscLogEventBegin(ev->relaxation, 0, 0, 0, 0));

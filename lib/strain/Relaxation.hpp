@@ -1,8 +1,9 @@
 #pragma once
 // The relaxation: the atoms of a structure moved to the minimum of the Keating energy (strain/KeatingEnergy.hpp)
 // by PETSc's nonlinear solvers (SNES with the options prefix strain_, F(u) = dE/du = 0 with E given to the line
-// search as the objective). Defaults (changed by -strain_snes_*): L-BFGS (SNESQN), stopping when the 2-norm of the
-// gradient over all atoms is below 1e-3 eV/nm (so the largest force on any atom is too), no relative or step test.
+// search as the objective). Defaults (changed by -strain_snes_*): L-BFGS (SNESQN) whose initial inverse Hessian is
+// one multigrid cycle on the bonds' Laplacian (strain/BondLaplacian.hpp), stopping when the largest force on an
+// atom, |dE/du_i|, is below 1e-3 eV/nm (-strain_snes_atol), with no relative or step test.
 #include <petscsnes.h>
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "strain/SystemRelaxation.hpp"
 
+#include "strain/BondLaplacian.hpp"
 #include "strain/DisplacementField.hpp"
 
 namespace tbpeta {
@@ -93,8 +94,10 @@ PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain 
 
 PetscErrorCode ListRelaxationOptions(MPI_Comm comm) {
   OwnedSNES snes;
+  Owned<KSP, KSPDestroy> laplacian;
   PetscFunctionBeginUser;
   PetscCall(CreateRelaxationSolver(comm, snes.out()));
+  PetscCall(BondLaplacian::CreateLaplacianSolver(comm, laplacian.out()));
   PetscFunctionReturn(0);
 }
 

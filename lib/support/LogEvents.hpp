@@ -15,6 +15,8 @@ struct LogEvents {
   PetscLogEvent strain_gradient = 0; // valence-force-field energy and gradient
   PetscLogEvent strain_energy = 0;   // valence-force-field energy alone (the line search)
   PetscLogEvent relaxation = 0;      // the whole relaxation (SNES solve)
+  PetscLogEvent strain_pc_setup = 0; // the relaxation's preconditioner: bond Laplacian and its multigrid hierarchy
+  PetscLogEvent strain_pc_apply = 0; // one application of it (a multigrid cycle per Cartesian component)
 };
 
 // Registers the events once (idempotent) and returns them.
