@@ -16,14 +16,12 @@ namespace tbpeta {
 
 namespace {
 
-bool EndsWith(const std::string &s, const std::string &suffix) { return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0; }
-
 // What is wrong with an output path, or "" (rank 0 only: it looks at the file system).
 std::string PathProblem(const std::string &path) {
   struct stat st;
   if (path.empty()) return "no file name given";
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return "is a directory";
-  if (!EndsWith(path, ".h5")) return "does not end in .h5";
+  if (!path.ends_with(".h5")) return "does not end in .h5";
   const std::size_t slash = path.rfind('/');
   // The temporary name adds 21 characters, and MPI-IO's shared-file-pointer lock files add more.
   if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > 200) return "the file name is longer than 200 characters";

@@ -25,11 +25,9 @@ std::string XmlEscape(const std::string &s) {
   return out;
 }
 
-bool EndsWith(const std::string &s, const std::string &suffix) { return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0; }
-
 } // namespace
 
-std::string XdmfPath(const std::string &h5_path) { return (EndsWith(h5_path, ".h5") ? h5_path.substr(0, h5_path.size() - 3) : h5_path) + ".xmf"; }
+std::string XdmfPath(const std::string &h5_path) { return (h5_path.ends_with(".h5") ? h5_path.substr(0, h5_path.size() - 3) : h5_path) + ".xmf"; }
 
 PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, const std::string &h5_name, unsigned long long atoms, size_t states, const std::vector<XdmfField> &fields) {
   const std::string N = std::to_string(atoms), h5 = XmlEscape(h5_name);

@@ -28,10 +28,10 @@ struct EPS_Nemo {
   LanczosReport report;
 };
 
-EPS_Nemo *Ctx(EPS eps) { return static_cast<EPS_Nemo *>(eps->data); }
+EPS_Nemo *NemoCtx(EPS eps) { return static_cast<EPS_Nemo *>(eps->data); }
 
 PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObject) {
-  EPS_Nemo *ctx = Ctx(eps);
+  EPS_Nemo *ctx = NemoCtx(eps);
   LanczosOptions &o = ctx->opts;
   PetscInt seed = (PetscInt)o.seed, valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
   PetscBool vectors = o.vectors ? PETSC_TRUE : PETSC_FALSE, ck_set = PETSC_FALSE, valence_set = PETSC_FALSE;
@@ -62,7 +62,7 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
 
 // The question of the EPS as the Lanczos asks it; a one-line error for a `which` it cannot answer.
 PetscErrorCode Question(EPS eps, LanczosOptions *o) {
-  EPS_Nemo *ctx = Ctx(eps);
+  EPS_Nemo *ctx = NemoCtx(eps);
   const std::string p = OptionPrefix(eps);
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
@@ -104,7 +104,7 @@ PetscErrorCode AllocateValuesOnly(EPS eps) {
 }
 
 PetscErrorCode EPSSetUp_Nemo(EPS eps) {
-  EPS_Nemo *ctx = Ctx(eps);
+  EPS_Nemo *ctx = NemoCtx(eps);
   PetscBool shift;
   LanczosOptions o = ctx->opts;
   const std::string p = OptionPrefix(eps);
@@ -165,7 +165,7 @@ PetscErrorCode EnsureSolutionArrays(EPS eps, PetscInt n, bool vectors) {
 }
 
 PetscErrorCode EPSSolve_Nemo(EPS eps) {
-  EPS_Nemo *ctx = Ctx(eps);
+  EPS_Nemo *ctx = NemoCtx(eps);
   LanczosOptions o = ctx->opts;
   Mat A;
   const OperatorProperties *props;
@@ -196,7 +196,7 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
 // The columns are the eigenvectors already (or were never computed).
 PetscErrorCode EPSComputeVectors_Nemo(EPS eps) {
   PetscFunctionBeginUser;
-  PetscCheck(Ctx(eps)->opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "the eigenvectors were not computed (%seps_nemo_vectors false)", OptionPrefix(eps).c_str());
+  PetscCheck(NemoCtx(eps)->opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "the eigenvectors were not computed (%seps_nemo_vectors false)", OptionPrefix(eps).c_str());
   PetscFunctionReturn(0);
 }
 
@@ -210,7 +210,7 @@ PetscErrorCode EPSSetDefaultST_Nemo(EPS eps) {
 }
 
 PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
-  EPS_Nemo *ctx = Ctx(eps);
+  EPS_Nemo *ctx = NemoCtx(eps);
   const LanczosOptions &o = ctx->opts;
   PetscBool ascii;
   PetscFunctionBeginUser;
@@ -227,15 +227,15 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
 }
 
 PetscErrorCode EPSNemoSetValence_Nemo(EPS eps, PetscInt valence) {
-  Ctx(eps)->valence = valence;
+  NemoCtx(eps)->valence = valence;
   return 0;
 }
 PetscErrorCode EPSNemoSetCentre_Nemo(EPS eps, PetscReal centre) {
-  Ctx(eps)->centre = centre;
+  NemoCtx(eps)->centre = centre;
   return 0;
 }
 PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
-  *report = &Ctx(eps)->report;
+  *report = &NemoCtx(eps)->report;
   return 0;
 }
 
@@ -243,7 +243,7 @@ PetscErrorCode EPSReportsProgress_Nemo(void) { return 0; } // a marker: the pass
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
-  delete Ctx(eps);
+  delete NemoCtx(eps);
   eps->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", nullptr));
