@@ -7,8 +7,9 @@
 #              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
 #   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
 #   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
-#   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64 (ci/test.sh
-#                                                      runs it beside ctest); a later run finds them up to date
+#   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64; a later
+#                                                      run finds them up to date (build-asan, build-index64 and
+#                                                      build-fuzz compile one: ci/test.sh runs them beside ctest)
 # (8 oversubscribed ranks, with uneven and one-plane domains, are part of ctest: test_many_ranks_np8.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +40,9 @@ for part in $parts; do
     FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh
     note "build: the variants of asan, index64 and fuzz are compiled"
     ;;
+  build-asan) build_asan ;;
+  build-index64) build_index64 ;;
+  build-fuzz) FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh ;;
   fuzz)
     FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash ci/fuzz.sh
     ;;
@@ -118,6 +122,6 @@ for part in $parts; do
     [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
     note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
     ;;
-  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64, or build)" >&2; exit 1 ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
   esac
 done

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages, builds, runs the whole test suite (ctest; MPI tests on 1, 2 and 3 ranks; the docs'
 # option tables and examples), then the checks beyond it (ci/checks.sh: fuzzing, ASan+UBSan, PETSc's -malloc_dump,
-# the 64-bit-index build). The variants those checks need are compiled at the lowest priority while ctest runs: its
-# many short mpiexec jobs leave a core idle much of the time.
+# the 64-bit-index build).
+# The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
+# the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan
+# one first; after ctest, -malloc_dump (on the main build) and each check start as soon as their variant is ready.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -11,22 +13,38 @@ bash ci/install-deps.sh
 bash ci/build.sh
 stamp "built"
 source ci/env.sh
-nice -n 19 bash ci/checks.sh build >build-variants.log 2>&1 &
+rm -f build-ready-*
+(
+  set -e
+  for variant in asan index64 fuzz; do
+    nice -n 19 bash ci/checks.sh build-$variant
+    touch build-ready-$variant
+  done
+) >build-variants.log 2>&1 &
 variants=$!
+# Waits until the variant $1 is compiled; fails (with the compiler's output) when its compilation failed.
+ready() {
+  while [ ! -f build-ready-$1 ]; do
+    if ! kill -0 $variants 2>/dev/null && [ ! -f build-ready-$1 ]; then
+      tail -40 build-variants.log
+      echo "ci/test.sh: compiling the $1 variant of ci/checks.sh failed" >&2
+      return 1
+    fi
+    sleep 1
+  done
+}
 suite=0
 (cd build && ctest -j2 --output-on-failure --timeout 600) || suite=1
 stamp "ctest done"
-built=0
-wait $variants || built=1
-[ $built = 0 ] || { tail -40 build-variants.log; echo "ci/test.sh: compiling the variants of ci/checks.sh failed" >&2; }
-rm -f build-variants.log
-[ $suite = 0 ] && [ $built = 0 ] || exit 1
-# The checks are independent and made of many short runs that leave the cores idle while MPI starts: two at a time.
-bash ci/checks.sh fuzz index64 >build-checks-a.log 2>&1 &
+[ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
+(ready index64 && bash ci/checks.sh index64 && ready fuzz && bash ci/checks.sh fuzz) >build-checks-a.log 2>&1 &
 first=$!
 failed=0
-bash ci/checks.sh asan mallocdump || failed=1
-wait $first || { failed=1; echo "ci/test.sh: the fuzz or index64 check failed" >&2; }
-cat build-checks-a.log; rm -f build-checks-a.log
+bash ci/checks.sh mallocdump || failed=1
+ready asan && bash ci/checks.sh asan || failed=1
+wait $first || { failed=1; echo "ci/test.sh: the index64 or fuzz check failed" >&2; }
+cat build-checks-a.log
+wait $variants || failed=1
+rm -f build-checks-a.log build-variants.log build-ready-*
 [ $failed = 0 ] || exit 1
 stamp "all passed"
