@@ -94,13 +94,7 @@ void ExpectToolError(const std::string &exe, int ranks, const std::string &args,
 
 // A shipped parameter file with the line of `key` replaced by `line`, written to the scratch directory as `name`.
 fs::path ShippedWithLine(const std::string &file, const std::string &key, const std::string &line, const std::string &name) {
-  std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/" + file);
-  std::stringstream text;
-  text << shipped.rdbuf();
-  std::string body = text.str();
-  const size_t at = body.find("\n" + key);
-  body.replace(at + 1, body.find('\n', at + 1) - at - 1, line);
-  std::ofstream(Scratch() / name) << body;
+  std::ofstream(Scratch() / name) << tbpeta::test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/" + file, key, line);
   return Scratch() / name;
 }
 
@@ -179,14 +173,7 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, small + "-passivation_shift nan", "-passivation_shift");
   ExpectOneLineError(1, small + "-eps_target nan", "-eps_target");
   ExpectOneLineError(1, small + "-output " + (Scratch() / (std::string(220, 'z') + ".h5")).string(), "longer than 200");
-  {
-    std::ifstream shipped(std::string(TBPETA_TEST_DATA_DIR) + "/params/jancu1998/GaAs.tbp");
-    std::stringstream text;
-    text << shipped.rdbuf();
-    std::string body = text.str();
-    body.replace(body.find("material = GaAs"), 15, "material = Foo");
-    std::ofstream(Scratch() / "foo.tbp") << body;
-  }
+  ShippedWithLine("jancu1998/GaAs.tbp", "material", "material = Foo", "foo.tbp");
   ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
   // Finite but absurd: four bonds of 1e308 overflow every s row of H; found by the build's check, named by atom.
   ShippedWithLine("jancu1998/GaAs.tbp", "ss_sigma", "ss_sigma = 1e308", "huge.tbp");

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 extern char **environ;
@@ -36,6 +38,16 @@ int commSize() {
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   return size;
 }
+std::string EditedParameterText(const std::string &path, const std::string &key, const std::string &line) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string body = text.str();
+  const size_t at = body.find("\n" + key) + 1;
+  body.replace(at, body.find('\n', at) - at, line);
+  return body;
+}
+
 std::string CleanMpiEnvironment() {
   std::string unset = "env";
   for (char **e = environ; *e; ++e) {

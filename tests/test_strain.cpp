@@ -244,15 +244,7 @@ std::filesystem::path ScratchDir() {
 TEST(Strain, PseudomorphicLayerOfSmallMismatch) {
   TBPETA_ASSERT_RANKS();
   const auto file = ScratchDir() / "GaAs-larger.tbp";
-  if (test::commRank() == 0) {
-    std::ifstream in(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string t = text.str();
-    const auto at = t.find("\na_lattice") + 1;
-    t.replace(at, t.find('\n', at) - at, "a_lattice = 5.65376532");
-    std::ofstream(file) << t;
-  }
+  if (test::commRank() == 0) std::ofstream(file) << test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp", "a_lattice", "a_lattice = 5.65376532");
   MPI_Barrier(PETSC_COMM_WORLD);
   TightBindingSystem sys;
   RelaxationReport r;

@@ -13,6 +13,8 @@ int commRank();
 // permission), so that a command started from a test (a child mpiexec or a program of its own) starts cleanly; a
 // job whose rank fails is ended without OpenMPI's one-second grace.
 std::string CleanMpiEnvironment();
+// The text of the parameter file at `path` with its line of `key` (at the start of a line) replaced by `line`.
+std::string EditedParameterText(const std::string &path, const std::string &key, const std::string &line);
 } // namespace tbpeta::test
 
 // Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.

@@ -369,8 +369,8 @@ PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const 
   BandAnalysis a;
   const int nval = bands.valenceBands();
   std::vector<double> e;
-  double s_best, e_best;
-  bool at_corner;
+  double s_best = 0, e_best = 0;
+  bool at_corner = false;
   PetscFunctionBeginUser;
   PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bands and samples do not match");
   // Valence top, direct gap and spin-orbit splitting at Gamma (bands: s, split-off pair, heavy/light-hole quartet).

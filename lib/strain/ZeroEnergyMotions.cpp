@@ -42,12 +42,14 @@ Vec3 ZeroEnergyMotions::Arm(PetscInt i) const {
   return {p.x * q - centroid_[0], p.y * q - centroid_[1], p.z * q - centroid_[2]};
 }
 
-// Rigid mode k at atom i: a translation along an axis, or a rotation about one.
-void ZeroEnergyMotions::RigidMode(int k, PetscInt i, Vec3 *r) const {
-  const int m = modes_[k];
-  Vec3 e{0, 0, 0};
-  e[m % 3] = 1;
-  *r = m < 3 ? e : Cross(e, Arm(i));
+// The rigid modes at atom i, in the order of modes_: a translation along an axis, or a rotation about one.
+void ZeroEnergyMotions::RigidModes(PetscInt i, Vec3 *r) const {
+  const Vec3 arm = Arm(i);
+  for (size_t k = 0; k < modes_.size(); ++k) {
+    Vec3 e{0, 0, 0};
+    e[modes_[k] % 3] = 1;
+    r[k] = modes_[k] < 3 ? e : Cross(e, arm);
+  }
 }
 
 // From the ideal lattice alone: the neighbour B of a singly bonded atom A and B's bonds (which exist does not depend
@@ -84,23 +86,24 @@ PetscErrorCode ZeroEnergyMotions::InvertGram(MPI_Comm comm) {
   Gram g{};
   double sums[36] = {0};
   Vec3 r[6];
-  const int rigid_ = (int)modes_.size();
+  const int m = (int)modes_.size();
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < s_->owned; ++i) {
-    for (int k = 0; k < rigid_; ++k) RigidMode(k, i, &r[k]);
-    for (int k = 0; k < rigid_; ++k)
-      for (int l = 0; l < rigid_; ++l) sums[6 * k + l] += Dot(r[k], r[l]);
+    RigidModes(i, r);
+    for (int k = 0; k < m; ++k)
+      for (int l = 0; l < m; ++l) sums[6 * k + l] += Dot(r[k], r[l]);
   }
   for (const Floppy &f : floppy_) {
     double v[6];
-    for (int k = 0; k < rigid_; ++k) RigidMode(k, f.atom, &r[k]), v[k] = Dot(r[k], f.tangent);
-    for (int k = 0; k < rigid_; ++k)
-      for (int l = 0; l < rigid_; ++l) sums[6 * k + l] -= v[k] * v[l];
+    RigidModes(f.atom, r);
+    for (int k = 0; k < m; ++k) v[k] = Dot(r[k], f.tangent);
+    for (int k = 0; k < m; ++k)
+      for (int l = 0; l < m; ++l) sums[6 * k + l] -= v[k] * v[l];
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, 36, MPI_DOUBLE, MPI_SUM, comm));
   for (int k = 0; k < 6; ++k)
     for (int l = 0; l < 6; ++l) g[k][l] = sums[6 * k + l];
-  inverse_gram_ = Inverse(rigid_, g);
+  inverse_gram_ = Inverse(m, g);
   PetscFunctionReturn(0);
 }
 
@@ -135,8 +138,8 @@ PetscErrorCode ZeroEnergyMotions::Create(MPI_Comm comm, const KeatingEnergy &ene
 PetscErrorCode ZeroEnergyMotions::Remove(Vec y) const {
   PetscScalar *a;
   double b[6] = {0}, c[6] = {0};
-  Vec3 r;
-  const int rigid_ = (int)modes_.size();
+  Vec3 r[6];
+  const int m = (int)modes_.size();
   PetscFunctionBeginUser;
   PetscCall(VecGetArray(y, &a));
   auto at = [&](PetscInt i) { return Vec3{PetscRealPart(a[3 * i]), PetscRealPart(a[3 * i + 1]), PetscRealPart(a[3 * i + 2])}; };
@@ -144,18 +147,19 @@ PetscErrorCode ZeroEnergyMotions::Remove(Vec y) const {
     for (int k = 0; k < 3; ++k) a[3 * i + k] -= s * v[k];
   };
   for (const Floppy &f : floppy_) subtract(f.atom, f.tangent, Dot(at(f.atom), f.tangent));
-  if (rigid_) {
-    for (PetscInt i = 0; i < s_->owned; ++i)
-      for (int k = 0; k < rigid_; ++k) RigidMode(k, i, &r), b[k] += Dot(r, at(i));
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, b, rigid_, MPI_DOUBLE, MPI_SUM, comm_));
-    for (int k = 0; k < rigid_; ++k)
-      for (int l = 0; l < rigid_; ++l) c[k] += inverse_gram_[k][l] * b[l];
+  if (m) {
+    for (PetscInt i = 0; i < s_->owned; ++i) {
+      RigidModes(i, r);
+      for (int k = 0; k < m; ++k) b[k] += Dot(r[k], at(i));
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, b, m, MPI_DOUBLE, MPI_SUM, comm_));
+    for (int k = 0; k < m; ++k)
+      for (int l = 0; l < m; ++l) c[k] += inverse_gram_[k][l] * b[l];
     auto motion = [&](PetscInt i) {
       Vec3 w{0, 0, 0};
-      for (int k = 0; k < rigid_; ++k) {
-        RigidMode(k, i, &r);
-        for (int d = 0; d < 3; ++d) w[d] += c[k] * r[d];
-      }
+      RigidModes(i, r);
+      for (int k = 0; k < m; ++k)
+        for (int d = 0; d < 3; ++d) w[d] += c[k] * r[k][d];
       return w;
     };
     for (PetscInt i = 0; i < s_->owned; ++i) subtract(i, motion(i), 1.0);

@@ -33,7 +33,7 @@ private:
     Vec3 tangent;         // unit
   };
   Vec3 Arm(PetscInt i) const; // ideal site i relative to the centroid (nm)
-  void RigidMode(int k, PetscInt i, Vec3 *r) const; // k indexes modes_
+  void RigidModes(PetscInt i, Vec3 *r) const; // r[k] for each k of modes_
   void FindFloppyAtoms(const KeatingEnergy &energy);
   PetscErrorCode InvertGram(MPI_Comm comm);
 
