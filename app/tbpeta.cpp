@@ -147,6 +147,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   if (help) PetscCall(ListOptions(comm, rs)); // -help describes, it does not run
   if (help) PetscFunctionReturn(0);
   if (!rs.compare) PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
+  PetscCall(CheckStrainedModel(comm, rs.sys.model)); // before the relaxation, which may take long
   PetscCall(Preflight(comm, rs, eps));
   PetscCall(BuildStructure(comm, &rs.sys));
   PetscCall(CheckInterrupted(comm, "building the structure"));

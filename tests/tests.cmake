@@ -15,6 +15,7 @@ tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
 tbpeta_add_test(test_register_solver RANKS 1 2 3)
 tbpeta_add_test(test_strain RANKS 1 2 3)
+tbpeta_add_test(test_strained_hamiltonian RANKS 1 2 3)
 
 # Partitions with uneven and one-plane domains on 8 ranks (oversubscribed on a small machine).
 tbpeta_add_test(test_many_ranks RANKS 8)

@@ -121,7 +121,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
     };
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
-  PetscCall(WriteResults(comm, opts.path, out, atoms, options, {{"program", "tbpeta"}, {"strain", strain.report.relaxed ? strain.report.model : "unstrained"}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
+  PetscCall(WriteResults(comm, opts.path, out, atoms, options, {{"program", "tbpeta"}, {"strain", strain.report.relaxed ? strain.report.model : "unstrained"}, {"hamiltonian_strain", sys.model.strained.describe()}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
                          {{"gap_center", gap_center}}, Solver(states), tables));
   PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscCall(PetscPrintf(comm, "wrote %s and %s\n", opts.path.c_str(), XdmfPath(opts.path).c_str()));

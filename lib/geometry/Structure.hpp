@@ -40,6 +40,7 @@ struct Structure {
   PetscInt owned = 0;       // atoms owned by this rank
   PetscInt global_offset = 0; // global index of the first owned atom
   PetscInt total = 0;       // atoms over all ranks
+  double a_nm = 0;          // lattice constant of the ideal sites (nm); set by whoever knows the materials
 
   std::vector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
   std::vector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)

@@ -18,6 +18,7 @@ PetscErrorCode CreateBulkCell(const TightBindingModel &model, int material, int 
   const MaterialParameters &m = out->model.materials[0];
   PetscCall(Nanostructure::Create(PETSC_COMM_SELF, NanostructureSpec{}, {m.material}, lattice, m.a_lattice / 10, &nano));
   PetscCall(Structure::Create(PETSC_COMM_SELF, lattice, partition, nano, &out->structure));
+  out->structure.a_nm = m.a_lattice / 10; // unstrained: the ideal bonds of the material itself
   PetscFunctionReturn(0);
 }
 

@@ -36,6 +36,23 @@ struct KeatingConstants {
   bool given() const { return alpha > 0; }
 };
 
+// How the two-centre integrals and the on-site energies follow a strained bond (Boykin et al., PRB 66, 125207 (2002),
+// as NEMO 3-D evaluates them): V(d) = V(d0) (d0/d)^eta per integral type, and the diagonal correction
+// scale * C[anion orbital kind][cation orbital kind] * (H0^2 - H^2) / (E'_anion + E'_cation) per bond, where E' is the
+// bond's binary's on-site energy minus shift. Absent (given() false) in sets without strain data.
+enum OrbitalKind : int { kKindS = 0, kKindP, kKindD, kKindSstar };
+struct StrainedBondParameters {
+  // Exponents; "s_sstar" applies to both s*_a-s_c and s_a-s*_c, "sp" to s_a-p_c and s_c-p_a, and so on.
+  double ss_sigma = 0, sstar_sstar_sigma = 0, s_sstar_sigma = 0, sp_sigma = 0, sstar_p_sigma = 0, sd_sigma = 0, sstar_d_sigma = 0;
+  double pp_sigma = 0, pp_pi = 0, pd_sigma = 0, pd_pi = 0, dd_sigma = 0, dd_pi = 0, dd_delta = 0;
+  bool has_onsite = false;              // the on-site correction constants below are given
+  double onsite_scale = 0;              // multiplies every on-site correction
+  double shift_anion = 0, shift_cation = 0; // eV, the reference energy subtracted from the on-site energies
+  double C[4][4] = {};                  // [anion orbital kind][cation orbital kind] (OrbitalKind)
+  bool given = false;
+  std::string citation;
+};
+
 // How the set places its energies: "absolute" sets (the nemo3d family) carry consistent valence-band offsets
 // between their materials; "vbm_zero" sets put each material's valence-band top at 0.
 enum class EnergyScale { absolute, vbm_zero };
@@ -53,6 +70,7 @@ struct MaterialParameters {
   TwoCentreIntegrals bond;
   KeatingConstants keating;      // optional keys keating_alpha, keating_beta
   std::string keating_citation;  // where the Keating numbers come from
+  StrainedBondParameters strained; // optional keys eta_*, onsite_*, strain_tb_citation
   std::string citation; // the paper (and table) the numbers come from
   std::string status;   // cross-check status of the transcription
   std::string source;   // the data file it was read from

@@ -26,11 +26,50 @@ struct FormatError {
   std::string message;
 };
 
-const std::vector<std::string> kTextKeys     = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form", "citation", "status", "keating_citation"};
+const std::vector<std::string> kTextKeys     = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form", "citation", "status", "keating_citation", "strain_tb_citation"};
 const std::vector<std::string> kRequiredText = {"set", "material", "anion", "cation", "model", "spin_orbit", "energy_scale", "form"};
 const std::vector<std::string> kOnsiteKeys   = {"Es_a", "Ep_a", "Esstar_a", "Es_c", "Ep_c", "Esstar_c"};
 const std::vector<std::string> kOnsiteDKeys  = {"Ed_a", "Ed_c"};
 const std::vector<std::string> kKeatingKeys  = {"keating_alpha", "keating_beta"}; // optional, both or neither (N/m)
+// Strained tight binding (optional): the bond-length exponents as a group, the on-site correction as a group.
+struct StrainKey {
+  const char *name;
+  double *(*slot)(StrainedBondParameters &);
+  bool needs_d;
+};
+#define TB_STRAIN_MEMBER(key, member, d) {key, [](StrainedBondParameters &p) { return &p.member; }, d}
+const StrainKey kExponentKeys[] = {
+  TB_STRAIN_MEMBER("eta_ss_sigma", ss_sigma, false), TB_STRAIN_MEMBER("eta_sstar_sstar_sigma", sstar_sstar_sigma, false),
+  TB_STRAIN_MEMBER("eta_s_sstar_sigma", s_sstar_sigma, false), TB_STRAIN_MEMBER("eta_sp_sigma", sp_sigma, false),
+  TB_STRAIN_MEMBER("eta_sstar_p_sigma", sstar_p_sigma, false), TB_STRAIN_MEMBER("eta_pp_sigma", pp_sigma, false),
+  TB_STRAIN_MEMBER("eta_pp_pi", pp_pi, false), TB_STRAIN_MEMBER("eta_sd_sigma", sd_sigma, true),
+  TB_STRAIN_MEMBER("eta_sstar_d_sigma", sstar_d_sigma, true), TB_STRAIN_MEMBER("eta_pd_sigma", pd_sigma, true),
+  TB_STRAIN_MEMBER("eta_pd_pi", pd_pi, true), TB_STRAIN_MEMBER("eta_dd_sigma", dd_sigma, true),
+  TB_STRAIN_MEMBER("eta_dd_pi", dd_pi, true), TB_STRAIN_MEMBER("eta_dd_delta", dd_delta, true),
+};
+const StrainKey kOnsiteStrainKeys[] = {
+  TB_STRAIN_MEMBER("onsite_scale", onsite_scale, false), TB_STRAIN_MEMBER("onsite_shift_anion", shift_anion, false),
+  TB_STRAIN_MEMBER("onsite_shift_cation", shift_cation, false),
+  TB_STRAIN_MEMBER("onsite_C_ss", C[kKindS][kKindS], false), TB_STRAIN_MEMBER("onsite_C_sstar_sstar", C[kKindSstar][kKindSstar], false),
+  TB_STRAIN_MEMBER("onsite_C_sstar_a_s_c", C[kKindSstar][kKindS], false), TB_STRAIN_MEMBER("onsite_C_s_a_sstar_c", C[kKindS][kKindSstar], false),
+  TB_STRAIN_MEMBER("onsite_C_s_a_p_c", C[kKindS][kKindP], false), TB_STRAIN_MEMBER("onsite_C_p_a_s_c", C[kKindP][kKindS], false),
+  TB_STRAIN_MEMBER("onsite_C_sstar_a_p_c", C[kKindSstar][kKindP], false), TB_STRAIN_MEMBER("onsite_C_p_a_sstar_c", C[kKindP][kKindSstar], false),
+  TB_STRAIN_MEMBER("onsite_C_s_a_d_c", C[kKindS][kKindD], true), TB_STRAIN_MEMBER("onsite_C_d_a_s_c", C[kKindD][kKindS], true),
+  TB_STRAIN_MEMBER("onsite_C_sstar_a_d_c", C[kKindSstar][kKindD], true), TB_STRAIN_MEMBER("onsite_C_d_a_sstar_c", C[kKindD][kKindSstar], true),
+  TB_STRAIN_MEMBER("onsite_C_pp", C[kKindP][kKindP], false), TB_STRAIN_MEMBER("onsite_C_p_a_d_c", C[kKindP][kKindD], true),
+  TB_STRAIN_MEMBER("onsite_C_d_a_p_c", C[kKindD][kKindP], true), TB_STRAIN_MEMBER("onsite_C_dd", C[kKindD][kKindD], true),
+};
+#undef TB_STRAIN_MEMBER
+
+const StrainKey *FindStrainKey(const std::string &k) {
+  for (const auto &g : kExponentKeys)
+    if (k == g.name) return &g;
+  for (const auto &g : kOnsiteStrainKeys)
+    if (k == g.name) return &g;
+  return nullptr;
+}
+bool IsStrainKey(const std::string &k) { return FindStrainKey(k) != nullptr; }
+
 const std::vector<std::string> kVoglKeys     = {"Vss", "Vxx", "Vxy", "Vsa_pc", "Vsc_pa", "Vsstara_pc", "Vpa_sstarc"};
 
 struct TwoCentreKey {
@@ -75,7 +114,7 @@ const TwoCentreKey *FindTwoCentre(const std::string &k) {
 }
 
 bool IsNumericKey(const std::string &k) {
-  return k == "a_lattice" || Contains(kKeatingKeys, k) || Contains(kOnsiteKeys, k) || Contains(kOnsiteDKeys, k) || IsSpinOrbitKey(k) || Contains(kVoglKeys, k) || FindTwoCentre(k);
+  return k == "a_lattice" || Contains(kKeatingKeys, k) || IsStrainKey(k) || Contains(kOnsiteKeys, k) || Contains(kOnsiteDKeys, k) || IsSpinOrbitKey(k) || Contains(kVoglKeys, k) || FindTwoCentre(k);
 }
 
 std::string Join(const std::vector<std::string> &v) {
@@ -139,6 +178,8 @@ private:
   Form CheckHeader();
   void CheckKeys(const Form &f);
   void CheckKeating();
+  template <size_t N>
+  void CheckStrainGroup(const Form &f, const StrainKey (&group)[N], const char *prefix);
   void SpinOrbit(const Form &f, double lambda[2]);
   MaterialParameters Build(const Form &f, const double lambda[2]);
   void CheckChoice(const std::string &key, const std::vector<std::string> &allowed) const {
@@ -207,6 +248,10 @@ void Parser::CheckKeys(const Form &f) {
   std::sort(by_line.begin(), by_line.end());
   for (const auto &[line, key] : by_line) {
     if (IsTextKey(key) || Contains(required, key) || Contains(kKeatingKeys, key)) continue;
+    if (const StrainKey *g = FindStrainKey(key)) {
+      if (g->needs_d && !f.with_d) Fail(line, "key '" + key + "' is not allowed for model " + f.model + " (no d orbitals)");
+      continue;
+    }
     if (!IsSpinOrbitKey(key)) Fail(line, "key '" + key + "' is not allowed for model " + f.model + ", form " + f.form);
     if (!f.with_so) Fail(line, "key '" + key + "' is not allowed with spin_orbit = no");
   }
@@ -214,6 +259,20 @@ void Parser::CheckKeys(const Form &f) {
     if (!entries_.count(k)) Fail(0, "missing key '" + k + "' (model " + f.model + ", form " + f.form + ")");
   if (!(entries_["a_lattice"].number > 0)) Fail(entries_["a_lattice"].line, "a_lattice must be positive (Angstrom), got '" + Quote(entries_["a_lattice"].text) + "'");
   CheckKeating();
+  CheckStrainGroup(f, kExponentKeys, "eta_");
+  CheckStrainGroup(f, kOnsiteStrainKeys, "onsite_");
+}
+
+// A group of strain keys comes whole or not at all (a missing exponent would silently leave an integral unstrained).
+template <size_t N>
+void Parser::CheckStrainGroup(const Form &f, const StrainKey (&group)[N], const char *prefix) {
+  const StrainKey *given = nullptr, *missing = nullptr;
+  for (const auto &g : group) {
+    if (g.needs_d && !f.with_d) continue;
+    (entries_.count(g.name) ? given : missing) = &g;
+  }
+  if (given && missing) Fail(entries_[given->name].line, std::string("key '") + given->name + "' needs every " + prefix + "* key of its group; '" + missing->name + "' is missing");
+  if (std::string(prefix) == "onsite_" && given && !entries_.count("eta_ss_sigma")) Fail(entries_[given->name].line, "the onsite_* keys of strained tight binding need the eta_* keys too");
 }
 
 // The Keating constants are optional, but come as a pair of positive numbers (a negative alpha has no minimum).
@@ -265,6 +324,13 @@ MaterialParameters Parser::Build(const Form &f, const double lambda[2]) {
   }
   p.keating          = {Number("keating_alpha"), Number("keating_beta")};
   p.keating_citation = entries_.count("keating_citation") ? entries_["keating_citation"].text : "";
+  if (entries_.count("eta_ss_sigma")) {
+    p.strained.given = true;
+    for (auto &g : kExponentKeys) *g.slot(p.strained) = Number(g.name);
+    p.strained.has_onsite = entries_.count("onsite_scale") > 0;
+    for (auto &g : kOnsiteStrainKeys) *g.slot(p.strained) = Number(g.name);
+    p.strained.citation = entries_.count("strain_tb_citation") ? entries_["strain_tb_citation"].text : "";
+  }
   p.citation = entries_.count("citation") ? entries_["citation"].text : "";
   p.status   = entries_.count("status") ? entries_["status"].text : "";
   p.source   = path_;

@@ -2,7 +2,7 @@
 // What the user asked of the relaxation (NEMO 3-D's first phase): the strain model, the substrate whose lattice
 // constant the lattice takes, the atoms held in place, the padding of the strain domain and whether an unconverged
 // relaxation may go on. A value read from the options in one place (-strain, -strain_substrate, -strain_fix,
-// -strain_pad_cells, -strain_allow_unconverged); the minimiser's own options are SNES options with the prefix
+// -strain_pad_cells, -strain_allow_unconverged, and for the strained H -strain_onsite, -strain_tb_scaling); the minimiser's own options are SNES options with the prefix
 // strain_ (read by the strain layer).
 #include <petscsys.h>
 
@@ -20,6 +20,8 @@ struct StrainSpec {
   StrainFix fix = StrainFix::none; // zmin: the bottom atomic plane stays in place
   std::array<int, 3> pad{0, 0, 0}; // host cells added on each open face of the strain domain
   bool allow_unconverged = false;
+  bool tb_onsite = true;           // -strain_onsite boykin (true) or none: the strained H's diagonal correction
+  bool tb_harrison = false;        // -strain_tb_scaling harrison: eta = 2 for every integral, no on-site correction
 
   bool on() const { return model != StrainModel::none; }
   bool padded() const { return pad[0] + pad[1] + pad[2] > 0; }

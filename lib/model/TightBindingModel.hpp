@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/MaterialParameters.hpp"
+#include "model/StrainedBonds.hpp"
 
 namespace tbpeta {
 
@@ -39,6 +40,7 @@ struct TightBindingModel {
   std::vector<MaterialParameters> materials; // [0] is the host
   std::vector<double> vbo;                   // eV, added to every on-site energy of the material
   std::vector<std::string> warnings;         // for the application to print (the library does not print)
+  StrainedHamiltonian strained;              // whether and how H follows the atoms' displacements
 
   int orbitals() const { return orbitalsPerAtom(basis); }
   int blockSize() const { return orbitals() * (spin_orbit ? 2 : 1); } // matrix rows per atom
@@ -50,5 +52,9 @@ struct TightBindingModel {
 // material, materials that do not share the anion or the basis, a -params_file that cannot be read or defines no
 // material of the structure. Adds a warning when a heterostructure of a vbm_zero set has no -vbo_<MATERIAL>.
 PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec, const std::vector<std::pair<std::string, std::string>> &extra_materials, TightBindingModel *model);
+
+// A strained H needs every material's strain data (eta_* keys) unless -strain_tb_scaling harrison: a one-line
+// PETSC_ERR_USER_INPUT naming the set, the material and the missing keys. Nothing to check for an ideal H. Collective.
+PetscErrorCode CheckStrainedModel(MPI_Comm comm, const TightBindingModel &model);
 
 } // namespace tbpeta

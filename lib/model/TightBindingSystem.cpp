@@ -53,6 +53,7 @@ PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, T
              "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT " rows): use fewer cells or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
              sys->lattice.totalAtoms(), sys->model.blockSize(), rows, PETSC_MAX_INT);
   SetLatticeConstant(sys);
+  sys->model.strained = {spec.strain.on(), spec.strain.tb_onsite, spec.strain.tb_harrison ? BondScaling::harrison : BondScaling::parameters};
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);
   PetscCall(Nanostructure::Create(comm, spec.nano, names, sys->lattice, sys->a_nm, &sys->nano));
@@ -63,6 +64,7 @@ PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, T
 PetscErrorCode BuildStructure(MPI_Comm comm, TightBindingSystem *sys) {
   PetscFunctionBeginUser;
   PetscCall(Structure::Create(comm, sys->lattice, sys->partition, sys->nano, &sys->structure));
+  sys->structure.a_nm = sys->a_nm;
   PetscFunctionReturn(0);
 }
 

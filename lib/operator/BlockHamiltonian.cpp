@@ -50,6 +50,14 @@ struct BlockOperator {
   std::vector<double> blocks;                     // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
+  // A strained H: every atom's own diagonal (norb per owned atom; the onsites then hold only spin-orbit and
+  // passivation), and for the blocks recomputed in the product (shared, recomputed) what defines each bond: the
+  // displacements and cation materials of owned and halo atoms, the row atoms' sublattices, the plane spacing.
+  bool strained = false;
+  std::vector<double> diag;
+  std::vector<std::array<double, 3>> u;
+  std::vector<std::uint8_t> material, anion;
+  double q = 0;
   Vec ghost = nullptr; // the halo atoms' entries of x
   VecScatter scatter = nullptr;
   PetscReal norm_inf = 0, norm_fro = 0;
@@ -84,6 +92,20 @@ inline void AddBlockProduct(const double *B, const double *x, double (*acc)[N][2
   }
 }
 
+// The block of bond b of owned atom i of a strained H, from the displacements of its two atoms (the numbers of
+// HamiltonianBlocks::bondBlockOf, from the same functions).
+void StrainedBlock(const BlockOperator &op, PetscInt i, int b, int norb, double *B) {
+  static constexpr int kSp3sstar[] = {kS, kPx, kPy, kPz, kSstar}, kSp3d5sstar[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const int *orbs = norb == 5 ? kSp3sstar : kSp3d5sstar;
+  const bool anion = op.anion[i];
+  const PetscInt j = op.nbr[i][b], an = anion ? i : j, ca = anion ? j : i;
+  const auto &ua = op.u[an], &uc = op.u[ca];
+  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], op.q, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
+  const OrbitalBlock full = StrainedBondBlock(op.model.materials[op.material[ca]], op.model.strained.scaling, v);
+  for (int r = 0; r < norb; ++r)
+    for (int c = 0; c < norb; ++c) B[r * norb + c] = anion ? full[orbs[r]][orbs[c]] : full[orbs[c]][orbs[r]];
+}
+
 // y_i = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
 // the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
 template <int N, int S>
@@ -92,10 +114,11 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   alignas(32) double acc[S][N][2], t[S][N][2];
   const double *xi = xl + 2 * (size_t)i * bs;
   const OnSite &o = op.onsites[op.onsite[i]];
+  const double *diag = op.strained ? op.diag.data() + (size_t)i * N : o.diag.data();
   for (int sp = 0; sp < S; ++sp)
     for (int r = 0; r < N; ++r) {
-      acc[sp][r][0] = o.diag[r] * xi[2 * (sp * N + r)];
-      acc[sp][r][1] = o.diag[r] * xi[2 * (sp * N + r) + 1];
+      acc[sp][r][0] = diag[r] * xi[2 * (sp * N + r)];
+      acc[sp][r][1] = diag[r] * xi[2 * (sp * N + r) + 1];
     }
   if (o.passivated)
     for (int sp = 0; sp < S; ++sp)
@@ -119,8 +142,11 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     if (j < 0) continue;
     const double *xj = j < op.owned ? xl + 2 * (size_t)j * bs : xg + 2 * (size_t)(j - op.owned) * bs;
     const double *B;
-    if (op.source == BlockSource::recomputed) {
-      alignas(32) static thread_local double scratch[N * N];
+    alignas(32) double scratch[N * N];
+    if (op.strained && op.source != BlockSource::per_bond) {
+      StrainedBlock(op, i, b, N, scratch);
+      B = scratch;
+    } else if (op.source == BlockSource::recomputed) {
       HamiltonianBlocks::RecomputeBondBlock(op.model, op.block[i][b], scratch);
       B = scratch;
     } else B = op.blocks.data() + (size_t)op.block[i][b] * N * N;
@@ -218,8 +244,11 @@ private:
   void Atom(PetscInt i) {
     const int o = OnsiteIndex(i);
     op_->onsite[i] = o;
-    for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)o * op_->bs + r];
-    fro2 += onsite_fro_[o];
+    if (op_->strained) OnsiteNorms(i); // every atom its own diagonal
+    else {
+      for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)o * op_->bs + r];
+      fro2 += onsite_fro_[o];
+    }
     bool halo_bond = false;
     for (int b = 0; b < 4; ++b) {
       const int j = s_.bonds[i][b];
@@ -235,7 +264,11 @@ private:
 
   // The index of atom i's on-site configuration in op->onsites (a new one is added, with its norms).
   int OnsiteIndex(PetscInt i) {
-    const HamiltonianBlocks::OnSiteTerms t = blocks_.onsiteTerms(i);
+    HamiltonianBlocks::OnSiteTerms t = blocks_.onsiteTerms(i);
+    if (op_->strained) { // the atom's own diagonal; the configurations share the rest
+      op_->diag.insert(op_->diag.end(), t.diag.begin(), t.diag.begin() + op_->norb);
+      t.diag.fill(0);
+    }
     const bool so = op_->spins == 2;
     for (size_t n = 0; n < op_->onsites.size(); ++n) {
       const OnSite &o = op_->onsites[n];
@@ -245,35 +278,44 @@ private:
     o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = so;
     if (so) o.so = spinOrbitP(t.lambda);
     op_->onsites.push_back(o);
+    if (!op_->strained) { // the norms of the configuration, shared by its atoms
+      OnsiteNorms(i);
+      onsite_rowsum_.insert(onsite_rowsum_.end(), rowsum_.begin(), rowsum_.end());
+      onsite_fro_.push_back(onsite_f_);
+    }
+    return (int)op_->onsites.size() - 1;
+  }
+
+  // Row sums of |on-site block| of atom i into rowsum_, its sum of squares onto fro2 (and into onsite_f_).
+  void OnsiteNorms(PetscInt i) {
     const int bs = op_->bs;
     blocks_.onsite(i, onsite_blk_.data());
     double f = 0;
     for (int r = 0; r < bs; ++r) {
       double sum = 0;
       for (int c = 0; c < bs; ++c) sum += std::abs(onsite_blk_[(size_t)r * bs + c]), f += std::norm(onsite_blk_[(size_t)r * bs + c]);
-      onsite_rowsum_.push_back(sum);
+      rowsum_[r] = sum;
     }
-    onsite_fro_.push_back(f);
-    return (int)op_->onsites.size() - 1;
+    onsite_f_ = f;
+    if (op_->strained) fro2 += f;
   }
 
   // Bond b of owned atom i: its block slot, its norms and its Bloch phase.
   void Bond(PetscInt i, int b) {
     const int key = blocks_.bondKey(i, b), nb = (int)B_.size();
     int slot;
-    if (op_->source == BlockSource::recomputed) slot = key;
+    if (blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data()); // for the norms
+    if (op_->source == BlockSource::recomputed || (blocks_.strained() && op_->source == BlockSource::shared)) slot = key; // computed in the product
     else if (op_->source == BlockSource::shared && key_slot_[key] >= 0) slot = key_slot_[key];
-    else {
-      blocks_.bondBlock(key, B_.data());
+    else { // a new block: every bond's own (per_bond), or the first of its key
+      if (!blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data());
       slot = (int)(op_->blocks.size() / nb);
       op_->blocks.insert(op_->blocks.end(), B_.begin(), B_.end());
       if (op_->source == BlockSource::shared) key_slot_[key] = slot;
     }
     op_->block[i][b] = slot;
-    const auto &[rows, f] = KeyNorms(key);
-    for (int sp = 0; sp < op_->spins; ++sp)
-      for (int r = 0; r < op_->norb; ++r) rowsum_[sp * op_->norb + r] += rows[r];
-    fro2 += f * op_->spins;
+    if (blocks_.strained()) AddNorms(BlockNorms(B_.data()));
+    else AddNorms(KeyNorms(key));
     const Complex phase = blocks_.bondPhase(i, b);
     if (phase == Complex(1)) return;
     auto it = std::find(op_->phases.begin(), op_->phases.end(), phase);
@@ -284,17 +326,28 @@ private:
     op_->phase[i][b] = (std::uint8_t)std::min<std::ptrdiff_t>(it - op_->phases.begin(), 255);
   }
 
+  void AddNorms(const std::pair<std::vector<double>, double> &norms) {
+    const auto &[rows, f] = norms;
+    for (int sp = 0; sp < op_->spins; ++sp)
+      for (int r = 0; r < op_->norb; ++r) rowsum_[sp * op_->norb + r] += rows[r];
+    fro2 += f * op_->spins;
+  }
+
+  // Row sums of |B| and sum |B|^2 of one block.
+  std::pair<std::vector<double>, double> BlockNorms(const double *B) const {
+    const int norb = op_->norb;
+    std::pair<std::vector<double>, double> n{std::vector<double>(norb, 0.0), 0.0};
+    for (int r = 0; r < norb; ++r)
+      for (int c = 0; c < norb; ++c) n.first[r] += std::fabs(B[r * norb + c]), n.second += B[r * norb + c] * B[r * norb + c];
+    return n;
+  }
+
   // Row sums of |B| and sum |B|^2 of the block of a key.
   const std::pair<std::vector<double>, double> &KeyNorms(int key) {
     auto it = key_norms_.find(key);
     if (it != key_norms_.end()) return it->second;
-    const int norb = op_->norb;
-    std::vector<double> rows(norb, 0.0);
-    double f = 0;
     blocks_.bondBlock(key, B_.data());
-    for (int r = 0; r < norb; ++r)
-      for (int c = 0; c < norb; ++c) rows[r] += std::fabs(B_[r * norb + c]), f += B_[r * norb + c] * B_[r * norb + c];
-    return key_norms_[key] = {rows, f};
+    return key_norms_[key] = BlockNorms(B_.data());
   }
 
   const Structure &s_;
@@ -302,6 +355,7 @@ private:
   BlockOperator *op_;
   std::vector<int> key_slot_;
   std::vector<double> B_, rowsum_, onsite_rowsum_, onsite_fro_;
+  double onsite_f_ = 0;
   std::vector<Complex> onsite_blk_;
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
 };
@@ -339,7 +393,17 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->bs = blocks.blockSize(), op->norb = blocks.orbitals(), op->spins = blocks.spins();
   op->apply = KernelFor(op->norb, op->spins);
   op->owned = s.owned, op->halo = s.halo();
-  if (source == BlockSource::recomputed) op->model = model;
+  if (source == BlockSource::recomputed || blocks.strained()) op->model = model;
+  op->strained = blocks.strained();
+  if (op->strained) {
+    op->q = s.a_nm / 4;
+    op->diag.reserve((size_t)s.owned * op->norb);
+    if (source != BlockSource::per_bond) { // what the product recomputes each bond from
+      op->u = s.displacement, op->material = s.material;
+      op->anion.resize(s.owned);
+      for (PetscInt i = 0; i < s.owned; ++i) op->anion[i] = s.sublattice(i) == Sublattice::anion;
+    }
+  }
   op->nbr.resize(s.owned), op->block.resize(s.owned), op->phase.resize(s.owned), op->onsite.resize(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
@@ -350,7 +414,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->norm_inf = norms[0], op->norm_fro = std::sqrt(norms[1]);
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
-              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) +
+              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) +
               3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo vector and the scatter's send and receive buffers
   if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);

@@ -128,6 +128,8 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   const LogEvents *ev;
   double op_bytes = 0;
   PetscFunctionBeginUser;
+  PetscCall(CheckStrainedModel(comm, model));
+  PetscCheck(!model.strained.on || s.a_nm > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "a strained H needs the structure's lattice constant (Structure::a_nm)");
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->assembly, 0, 0, 0, 0));
   const OperatorKind *kind;

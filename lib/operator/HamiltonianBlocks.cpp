@@ -21,6 +21,36 @@ OrbitalBlock DirectionBlock(const MaterialParameters &m, int b) {
   return anionCationBlock(m.bond, d[0] * inv, d[1] * inv, d[2] * inv);
 }
 
+// The non-zero entries of each row of a block (rows of the anion: B; of the cation: B^T), ascending in column.
+void FillPattern(const OrbitalBlock &B, const std::vector<int> &orbs, bool cation_rows, HamiltonianBlocks::BondPattern *P) {
+  const int norb = (int)orbs.size();
+  P->start.assign(norb + 1, 0);
+  P->col.clear(), P->v.clear();
+  for (int r = 0; r < norb; ++r) {
+    for (int c = 0; c < norb; ++c) {
+      const double v = cation_rows ? B[orbs[c]][orbs[r]] : B[orbs[r]][orbs[c]];
+      if (v == 0) continue;
+      P->col.push_back(c);
+      P->v.push_back(v);
+    }
+    P->start[r + 1] = (int)P->col.size();
+  }
+}
+
+// A block with every entry that some bond direction makes non-zero: the sum of the absolute blocks of two bonds of
+// general direction (no entry vanishes on both by accident).
+OrbitalBlock GeneralDirectionBlock(const MaterialParameters &m) {
+  const double dirs[2][3] = {{0.31, 0.52, 0.79}, {-0.67, 0.23, 0.41}};
+  OrbitalBlock sum{};
+  for (const auto &d : dirs) {
+    const double norm = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const OrbitalBlock B = anionCationBlock(m.bond, d[0] / norm, d[1] / norm, d[2] / norm);
+    for (int r = 0; r < kFullOrbitals; ++r)
+      for (int c = 0; c < kFullOrbitals; ++c) sum[r][c] += std::fabs(B[r][c]);
+  }
+  return sum;
+}
+
 } // namespace
 
 HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k) : s_(s), model_(model), k_(k) {
@@ -33,21 +63,43 @@ HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel
   for (size_t m = 0; m < model.materials.size(); ++m)
     for (int b = 0; b < 4; ++b) {
       bond_[m][b] = DirectionBlock(model.materials[m], b);
-      // The non-zero integrals of each row, in ascending column: rows of the anion (B) and of the cation (B^T).
-      for (int o = 0; o < 2; ++o) {
-        BondPattern &P = pattern_[m][b][o];
-        P.start.assign(norb_ + 1, 0);
-        for (int r = 0; r < norb_; ++r) {
-          for (int c = 0; c < norb_; ++c) {
-            const double v = o == 0 ? bond_[m][b][orbs_[r]][orbs_[c]] : bond_[m][b][orbs_[c]][orbs_[r]];
-            if (v == 0) continue;
-            P.col.push_back(c);
-            P.v.push_back(v);
-          }
-          P.start[r + 1] = (int)P.col.size();
-        }
-      }
+      for (int o = 0; o < 2; ++o) FillPattern(bond_[m][b], orbs_, o == 1, &pattern_[m][b][o]);
     }
+  strained_ = model.strained.on;
+  if (!strained_) return;
+  strained_pattern_.resize(model.materials.size());
+  for (size_t m = 0; m < model.materials.size(); ++m)
+    for (int o = 0; o < 2; ++o) FillPattern(GeneralDirectionBlock(model.materials[m]), orbs_, o == 1, &strained_pattern_[m][o]);
+}
+
+OrbitalBlock HamiltonianBlocks::strainedBlock(PetscInt i, int b) const {
+  const bool anion = s_.sublattice(i) == Sublattice::anion;
+  const PetscInt j = s_.bonds[i][b], an = anion ? i : j, ca = anion ? j : i;
+  const auto &ua = s_.displacement[an], &uc = s_.displacement[ca];
+  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
+  return StrainedBondBlock(model_.materials[s_.material[ca]], model_.strained.scaling, v);
+}
+
+const HamiltonianBlocks::BondPattern &HamiltonianBlocks::bondPattern(PetscInt i, int b, BondPattern *scratch) const {
+  const int key = bondKey(i, b);
+  if (!strained_) return patternOfKey(key);
+  const BondPattern &P = strained_pattern_[key / 8][key % 2];
+  const OrbitalBlock B = strainedBlock(i, b);
+  const bool cation_rows = key % 2 == 1;
+  scratch->start = P.start, scratch->col = P.col;
+  scratch->v.resize(P.col.size());
+  for (int r = 0; r < norb_; ++r)
+    for (int e = P.start[r]; e < P.start[r + 1]; ++e) scratch->v[e] = cation_rows ? B[orbs_[P.col[e]]][orbs_[r]] : B[orbs_[r]][orbs_[P.col[e]]];
+  return *scratch;
+}
+
+void HamiltonianBlocks::bondBlockOf(PetscInt i, int b, double *B) const {
+  const int key = bondKey(i, b);
+  if (!strained_) return bondBlock(key, B);
+  const OrbitalBlock full = strainedBlock(i, b);
+  const bool anion_row = key % 2 == 0;
+  for (int r = 0; r < norb_; ++r)
+    for (int c = 0; c < norb_; ++c) B[r * norb_ + c] = anion_row ? full[orbs_[r]][orbs_[c]] : full[orbs_[c]][orbs_[r]];
 }
 
 int HamiltonianBlocks::bondKey(PetscInt i, int b) const {
@@ -121,13 +173,11 @@ OnSiteEnergies HamiltonianBlocks::averagedOnsite(PetscInt i, double *shift) cons
 
 void HamiltonianBlocks::onsite(PetscInt i, Complex *blk) const {
   std::fill(blk, blk + bs_ * bs_, Complex(0));
-  double shift;
-  const OnSiteEnergies e = averagedOnsite(i, &shift);
-  const auto diag = onsiteEnergies(e);
+  const OnSiteTerms t = onsiteTerms(i);
   for (int sp = 0; sp < spins_; ++sp)
-    for (int o = 0; o < norb_; ++o) blk[(sp * norb_ + o) * bs_ + sp * norb_ + o] = diag[orbs_[o]] + shift;
+    for (int o = 0; o < norb_; ++o) blk[(sp * norb_ + o) * bs_ + sp * norb_ + o] = t.diag[o];
   if (model_.spin_orbit) {
-    const auto so = spinOrbitP(e.lambda_so);
+    const auto so = spinOrbitP(t.lambda);
     // (x,y,z) up -> rows 1..3, (x,y,z) down -> rows norb+1..norb+3
     for (int r = 0; r < 6; ++r)
       for (int c = 0; c < 6; ++c) {
@@ -135,7 +185,7 @@ void HamiltonianBlocks::onsite(PetscInt i, Complex *blk) const {
         blk[R * bs_ + C] += so[r][c];
       }
   }
-  for (int b = 0; b < 4; ++b) {
+  for (int b = 0; b < 4; ++b) { // bond by bond onto the diagonal (the sum of onsiteTerms may round differently)
     if (s_.bonds[i][b] >= 0) continue;
     const auto v = ZincblendeLattice::bondVector(s_.sites[i], b);
     const auto pas = danglingBondShift(model_.passivation_shift, v[0], v[1], v[2]);
@@ -145,9 +195,21 @@ void HamiltonianBlocks::onsite(PetscInt i, Complex *blk) const {
   }
 }
 
+// Each bond's on-site correction, bond by bond in a fixed order (the same sum on every rank).
+void HamiltonianBlocks::addOnsiteCorrection(PetscInt i, std::array<double, kFullOrbitals> *diag) const {
+  if (!strained_ || !model_.strained.onsite || model_.strained.scaling == BondScaling::harrison) return;
+  const bool anion = s_.sublattice(i) == Sublattice::anion;
+  for (int b = 0; b < 4; ++b) {
+    const int j = s_.bonds[i][b];
+    if (j < 0) continue;
+    const int m = s_.material[anion ? j : i];
+    AddOnsiteCorrection(model_.materials[m], model_.vbo[m], bond_[m][b], strainedBlock(i, b), orbs_.data(), norb_, anion, diag);
+  }
+}
 void HamiltonianBlocks::bond(PetscInt i, int b, Complex *blk) const {
   std::fill(blk, blk + bs_ * bs_, Complex(0));
-  const BondPattern &P = bondPattern(i, b);
+  BondPattern scratch;
+  const BondPattern &P = bondPattern(i, b, &scratch);
   const Complex phase = bondPhase(i, b);
   for (int r = 0; r < norb_; ++r)
     for (int e = P.start[r]; e < P.start[r + 1]; ++e) {
@@ -160,8 +222,10 @@ HamiltonianBlocks::OnSiteTerms HamiltonianBlocks::onsiteTerms(PetscInt i) const 
   OnSiteTerms t;
   double shift;
   const OnSiteEnergies e = averagedOnsite(i, &shift);
-  const auto diag = onsiteEnergies(e);
-  for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]] + shift;
+  auto diag = onsiteEnergies(e);
+  for (int o = 0; o < kFullOrbitals; ++o) diag[o] += shift;
+  addOnsiteCorrection(i, &diag);
+  for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]];
   t.lambda = model_.spin_orbit ? e.lambda_so : 0;
   for (int b = 0; b < 4; ++b) {
     if (s_.bonds[i][b] >= 0) continue;

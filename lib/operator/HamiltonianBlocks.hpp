@@ -5,6 +5,11 @@
 // orbitals x orbitals block per cation material, bond direction and row atom, the same for both spins, times the
 // Bloch phase exp(i k.T) on bonds that wrap around a periodic face). The cation rows use the exact transpose of the
 // anion rows' numbers and the conjugate phase, so H is Hermitian to the last bit.
+// With a strained model (TightBindingModel::strained) every bond takes its actual anion->cation vector (ideal bond
+// plus the displacement difference; model/StrainedBonds): its own block, computed from the same numbers for both of
+// its rows, and the on-site correction of both its atoms. The stored pattern of a strained bond is that of a bond of
+// general direction (entries zero only by the ideal bond's symmetry are kept). Dangling bonds keep the ideal
+// direction for their passivation (as NEMO 3-D).
 #include <array>
 #include <complex>
 #include <vector>
@@ -30,11 +35,15 @@ public:
     std::vector<int> start, col;
     std::vector<double> v;
   };
+  bool strained() const { return strained_; }
+  // The stored integrals of bond b of owned atom i: the shared pattern of its key, or (strained) *scratch filled.
+  const BondPattern &bondPattern(PetscInt i, int b, BondPattern *scratch) const;
+  // The dense real block of bond b of owned atom i (orbitals x orbitals, row-major, rows of atom i).
+  void bondBlockOf(PetscInt i, int b, double *B) const;
   // Which of the distinct real bond blocks bond b of owned atom i uses: (cation material, b, row atom anion or
   // cation), in [0, bondKeys()).
   int bondKey(PetscInt i, int b) const;
   int bondKeys() const { return (int)pattern_.size() * 8; }
-  const BondPattern &bondPattern(PetscInt i, int b) const { return patternOfKey(bondKey(i, b)); }
   const BondPattern &patternOfKey(int key) const { return pattern_[key / 8][(key / 2) % 4][key % 2]; }
   // The dense real block of `key` (orbitals x orbitals, row-major, rows of the row atom), from the table built once,
   // or recomputed from the Slater-Koster integrals (the same numbers, for operators that keep no table).
@@ -46,7 +55,10 @@ public:
   // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
   // on s and p of each spin) and the exact count of a bond block's.
   int onsiteBound(bool dangling) const { return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0)); }
-  int bondCount(PetscInt i, int b) const { return (int)bondPattern(i, b).col.size() * spins_; }
+  int bondCount(PetscInt i, int b) const {
+    const int key = bondKey(i, b);
+    return (int)(strained_ ? strained_pattern_[key / 8][key % 2] : patternOfKey(key)).col.size() * spins_;
+  }
 
   // Bond block of owned atom i along bond b (bs x bs, row-major: rows of atom i, columns of its neighbour).
   void bond(PetscInt i, int b, Complex *blk) const;
@@ -65,6 +77,9 @@ public:
 
 private:
   OnSiteEnergies averagedOnsite(PetscInt i, double *shift) const;
+  // The full anion-row block of bond b of owned atom i, from the bond's actual vector (strained model).
+  OrbitalBlock strainedBlock(PetscInt i, int b) const;
+  void addOnsiteCorrection(PetscInt i, std::array<double, kFullOrbitals> *diag) const;
 
   const Structure &s_;
   const TightBindingModel &model_;
@@ -73,6 +88,8 @@ private:
   int norb_ = 0, bs_ = 0, spins_ = 1;
   std::vector<std::array<OrbitalBlock, 4>> bond_;                  // per material and bond direction
   std::vector<std::array<std::array<BondPattern, 2>, 4>> pattern_; // per material, bond direction, row atom (anion, cation)
+  bool strained_ = false;
+  std::vector<std::array<BondPattern, 2>> strained_pattern_;       // per material, row atom: the columns of a general bond
 };
 
 } // namespace tbpeta

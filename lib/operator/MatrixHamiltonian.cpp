@@ -91,7 +91,7 @@ public:
     for (int b = 0; b < 4; ++b) {
       const int j = s_.bonds[i][b];
       if (j < 0) continue;
-      pattern_[b] = &b_.bondPattern(i, b);
+      pattern_[b] = &b_.bondPattern(i, b, &scratch_[b]);
       phase_[b] = b_.bondPhase(i, b);
       parts_.push_back(j < s_.owned ? Part{(PetscInt)j * bs, b, false} : Part{s_.globalIndex(j) * bs, b, true});
     }
@@ -129,8 +129,7 @@ private:
     const Complex ph = phase_[p.b];
     const PetscInt col0 = p.col0 + sp * b_.orbitals();
     for (int e = P.start[ro]; e < P.start[ro + 1]; ++e) {
-      const Complex z = P.v[e] * ph;
-      if (z != Complex(0)) Put(p.halo, col0 + P.col[e], z);
+      Put(p.halo, col0 + P.col[e], P.v[e] * ph); // a strained bond keeps its pattern even where a value is zero
     }
   }
   const Structure &s_;
@@ -140,6 +139,7 @@ private:
   std::vector<Complex> onsite_;
   std::vector<Part> parts_;
   const HamiltonianBlocks::BondPattern *pattern_[4] = {nullptr, nullptr, nullptr, nullptr};
+  HamiltonianBlocks::BondPattern scratch_[4]; // the strained bonds' own values
   Complex phase_[4];
 };
 

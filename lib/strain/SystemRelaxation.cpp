@@ -62,6 +62,7 @@ PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, 
   const ZincblendeLattice lattice(cells, sys.lattice.periodic());
   PetscCall(CreatePlanePartition(comm, lattice.planes(), sys.spec.partition, &partition));
   PetscCall(Structure::Create(comm, lattice, partition, sys.nano.Shifted(*origin), domain));
+  domain->a_nm = sys.a_nm;
   PetscFunctionReturn(0);
 }
 
