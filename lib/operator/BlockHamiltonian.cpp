@@ -10,6 +10,7 @@
 
 #include "operator/HamiltonianBlocks.hpp"
 #include "operator/OperatorKind.hpp"
+#include "operator/StrainedBondKernel.hpp"
 #include "support/Progress.hpp"
 
 namespace tbpeta {
@@ -58,6 +59,7 @@ struct BlockOperator {
   std::vector<std::array<double, 3>> u;
   std::vector<std::uint8_t> material, anion;
   double q = 0;
+  std::vector<RowIntegrals> rows; // per material: from the anion's rows, from the cation's
   Vec ghost = nullptr; // the halo atoms' entries of x
   VecScatter scatter = nullptr;
   PetscReal norm_inf = 0, norm_fro = 0;
@@ -92,18 +94,27 @@ inline void AddBlockProduct(const double *B, const double *x, double (*acc)[N][2
   }
 }
 
-// The block of bond b of owned atom i of a strained H, from the displacements of its two atoms (the numbers of
-// HamiltonianBlocks::bondBlockOf, from the same functions).
-void StrainedBlock(const BlockOperator &op, PetscInt i, int b, int norb, double *B) {
-  static constexpr int kSp3sstar[] = {kS, kPx, kPy, kPz, kSstar}, kSp3d5sstar[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-  const int *orbs = norb == 5 ? kSp3sstar : kSp3d5sstar;
+// acc += phase t.
+template <int N, int S>
+inline void AddPhased(Complex phase, const double (*t)[N][2], double (*acc)[N][2]) {
+  const double pr = phase.real(), pi = phase.imag();
+  for (int sp = 0; sp < S; ++sp)
+    for (int r = 0; r < N; ++r) {
+      acc[sp][r][0] += pr * t[sp][r][0] - pi * t[sp][r][1];
+      acc[sp][r][1] += pr * t[sp][r][1] + pi * t[sp][r][0];
+    }
+}
+
+// The anion->cation vector of bond b of owned atom i (a strained H on the fly), and whether it is the ideal bond
+// of its binary (no displacement difference, the binary's own length): ideal bonds use the table's blocks.
+inline bool StrainedBondVector(const BlockOperator &op, PetscInt i, int b, PetscInt j, double r[3]) {
   const bool anion = op.anion[i];
-  const PetscInt j = op.nbr[i][b], an = anion ? i : j, ca = anion ? j : i;
+  const PetscInt an = anion ? i : j, ca = anion ? j : i;
   const auto &ua = op.u[an], &uc = op.u[ca];
-  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], op.q, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
-  const OrbitalBlock full = StrainedBondBlock(op.model.materials[op.material[ca]], op.model.strained.scaling, v);
-  for (int r = 0; r < norb; ++r)
-    for (int c = 0; c < norb; ++c) B[r * norb + c] = anion ? full[orbs[r]][orbs[c]] : full[orbs[c]][orbs[r]];
+  const auto &sign = ZincblendeLattice::kAnionBonds[b];
+  const double du[3] = {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]};
+  for (int a = 0; a < 3; ++a) r[a] = sign[a] * op.q + du[a];
+  return du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
 }
 
 // y_i = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
@@ -141,28 +152,35 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     const std::int32_t j = op.nbr[i][b];
     if (j < 0) continue;
     const double *xj = j < op.owned ? xl + 2 * (size_t)j * bs : xg + 2 * (size_t)(j - op.owned) * bs;
+    const std::uint8_t ph = op.phase[i][b];
+    const bool fly = op.strained && op.source != BlockSource::per_bond;
+    int key = fly ? 0 : op.block[i][b];
+    if (fly) {
+      double r[3];
+      const bool anion = op.anion[i];
+      const int m = op.material[anion ? j : i];
+      if (!StrainedBondVector(op, i, b, j, r)) { // evaluated here; the cation's rows see the bond reversed
+        if (!anion) r[0] = -r[0], r[1] = -r[1], r[2] = -r[2];
+        if (ph) std::memset(t, 0, sizeof t);
+        AddStrainedBond<N, S>(op.rows[2 * m + (anion ? 0 : 1)], r, xj, ph ? t : acc);
+        if (ph) AddPhased<N, S>(op.phases[ph], t, acc);
+        continue;
+      }
+      key = m * 8 + b * 2 + (anion ? 0 : 1); // an ideal bond: the block of its key (HamiltonianBlocks::bondKey)
+    }
     const double *B;
     alignas(32) double scratch[N * N];
-    if (op.strained && op.source != BlockSource::per_bond) {
-      StrainedBlock(op, i, b, N, scratch);
+    if (op.source == BlockSource::recomputed) {
+      HamiltonianBlocks::RecomputeBondBlock(op.model, key, scratch);
       B = scratch;
-    } else if (op.source == BlockSource::recomputed) {
-      HamiltonianBlocks::RecomputeBondBlock(op.model, op.block[i][b], scratch);
-      B = scratch;
-    } else B = op.blocks.data() + (size_t)op.block[i][b] * N * N;
-    const std::uint8_t ph = op.phase[i][b];
+    } else B = op.blocks.data() + (size_t)key * N * N;
     if (ph == 0) {
       AddBlockProduct<N, S>(B, xj, acc);
       continue;
     }
-    const double pr = op.phases[ph].real(), pi = op.phases[ph].imag();
     std::memset(t, 0, sizeof t);
     AddBlockProduct<N, S>(B, xj, t);
-    for (int sp = 0; sp < S; ++sp)
-      for (int r = 0; r < N; ++r) {
-        acc[sp][r][0] += pr * t[sp][r][0] - pi * t[sp][r][1];
-        acc[sp][r][1] += pr * t[sp][r][1] + pi * t[sp][r][0];
-      }
+    AddPhased<N, S>(op.phases[ph], t, acc);
   }
   std::memcpy(y + 2 * (size_t)i * bs, acc, sizeof acc);
 }
@@ -398,15 +416,22 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   if (op->strained) {
     op->q = s.a_nm / 4;
     op->diag.reserve((size_t)s.owned * op->norb);
-    if (source != BlockSource::per_bond) { // what the product recomputes each bond from
+    if (source != BlockSource::per_bond) { // what the product evaluates each bond from
       op->u = s.displacement, op->material = s.material;
       op->anion.resize(s.owned);
       for (PetscInt i = 0; i < s.owned; ++i) op->anion[i] = s.sublattice(i) == Sublattice::anion;
+      for (const auto &m : model.materials)
+        for (bool anion_row : {true, false}) op->rows.push_back(MakeRowIntegrals(m, anion_row, model.strained.scaling == BondScaling::harrison, UnstrainedBondLength2(m)));
+      if (source == BlockSource::shared) { // the ideal bonds' blocks, by key
+        op->blocks.resize((size_t)blocks.bondKeys() * op->norb * op->norb);
+        for (int key = 0; key < blocks.bondKeys(); ++key) blocks.bondBlock(key, op->blocks.data() + (size_t)key * op->norb * op->norb);
+      }
     }
   }
   op->nbr.resize(s.owned), op->block.resize(s.owned), op->phase.resize(s.owned), op->onsite.resize(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
+  if (op->strained && source != BlockSource::per_bond) decltype(op->block)().swap(op->block); // the product finds each bond's key itself
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   double norms[2] = {tables.norm_inf, tables.fro2};
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norms[0], 1, MPI_DOUBLE, MPI_MAX, comm));
@@ -414,7 +439,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->norm_inf = norms[0], op->norm_fro = std::sqrt(norms[1]);
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
-              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) +
+              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
               3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo vector and the scatter's send and receive buffers
   if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);
@@ -434,15 +459,19 @@ PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const Tigh
   return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, bytes);
 }
 
-// One real block per bond, the per-atom indices, the halo vector and the scatter's buffers.
+// One real block per bond, the per-atom indices, the halo vector and the scatter's buffers; strained, each atom's
+// diagonal too.
 double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * 48 + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
+  return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
 }
 
 // Per atom: neighbours, block and phase indices, on-site index, interior/boundary list; the halo buffers; the table of
-// distinct blocks (and of the passivated on-site terms).
+// distinct blocks (and of the passivated on-site terms). Strained: no block index, but each atom's diagonal, and the
+// displacement, material and sublattice of owned and halo atoms.
 double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  return c.owned * 48 + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) + (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
+  const double per_atom = c.strained ? 48 - 16 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 48;
+  return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) +
+         (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
 }
 
 std::string DescribeShell(const HamiltonianOptions &opts) { return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)"; }

@@ -25,6 +25,7 @@ struct OperatorCounts {
   double entries = 0, bonds = 0;     // non-zero entries of the owned rows, bonds of owned atoms
   double dangling_atoms = 0;         // owned atoms with a passivated bond
   int rows_per_atom = 0, orbitals = 0;
+  bool strained = false;             // a strained H: every atom its own diagonal, every bond its own block
 };
 OperatorCounts CountOperator(const Structure &s, const TightBindingModel &model);
 

@@ -31,6 +31,7 @@ OperatorCounts CountOperator(const Structure &s, const TightBindingModel &model)
   OperatorCounts c;
   c.owned = (double)s.owned, c.halo = (double)s.halo();
   c.rows_per_atom = blocks.blockSize(), c.orbitals = blocks.orbitals();
+  c.strained = blocks.strained();
   for (PetscInt i = 0; i < s.owned; ++i) {
     bool dangling = false;
     for (int b = 0; b < 4; ++b) {

@@ -1,0 +1,138 @@
+#pragma once
+// One strained bond applied in the product without forming its block (-hamiltonian shell on a strained H): what
+// the operator keeps per atom is its displacement (24 bytes), and each bond is evaluated from the two atoms'
+// displacements in every product.
+//
+// The Slater-Koster block is a sum over channels: H = sum_m V_m P_m, with P_m projectors onto the sigma, pi, delta
+// combinations along the bond direction n (Slater & Koster 1954). Written with d orbitals as symmetric traceless
+// 3x3 tensors X (orthonormal basis T_xy = (xy + yx)/sqrt2, ..., T_x2-y2 = (xx - yy)/sqrt2, T_z2 = (2zz - xx - yy)/
+// sqrt6), the projections are a few 3-vector operations: p_sigma = n.p, d_sigma = sqrt(3/2) n.X n, the pi part of
+// X is n w^T + w n^T with w = (1 - n n^T) X n, and a p-d pi coupling is sqrt2 (1 - n n^T) X n. So a bond costs about
+// as many operations as a dense 10 x 10 block product, on the four real vectors (two spins, real and imaginary) at
+// once, and needs no table. The bond-length scaling (d0/d)^eta is exp(eta/2 log(d0^2/d^2)) by short series, exact to
+// rounding for strains up to about 15 % (beyond, the library's exp).
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "model/MaterialParameters.hpp"
+
+namespace tbpeta {
+
+// The integrals of one binary, seen from one row atom (anion or cation): "row-first" as in ss, s_row s*_col, ...
+enum RowIntegral : int {
+  kRss = 0, kRsS, kRSs, kRSS, kRsp, kRps, kRSp, kRpS, kRsd, kRds, kRSd, kRdS, kRppS, kRppP, kRpdS, kRpdP, kRdpS, kRdpP, kRddS, kRddP, kRddD, kRowIntegrals
+};
+
+struct RowIntegrals {
+  alignas(32) double v[24] = {};        // V(d0), eV
+  alignas(32) double half_eta[16] = {}; // eta / 2 of the distinct exponents (14 types)
+  int exponent[24] = {};                // which of them each integral takes
+  double d0sq = 0;                      // squared unstrained bond length, nm^2
+  double q0 = 0;                        // a / 4 of the binary, nm: a bond of a lattice with this spacing is ideal
+  bool harrison = false;                // eta = 2 for all: the scale is (d0/d)^2 itself
+};
+
+// The integrals of binary m from the anion's rows (anion_row) or the cation's.
+RowIntegrals MakeRowIntegrals(const MaterialParameters &m, bool anion_row, bool harrison, double d0sq);
+
+namespace strained_kernel {
+
+// 1 / j! for j = 0 .. 11.
+constexpr double kInvFactorial[12] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800};
+constexpr double kSqrt2 = 1.4142135623730951, kInvSqrt2 = 0.70710678118654752, kInvSqrt6 = 0.40824829046386302, kSqrt3 = 1.7320508075688772,
+                 kSqrt1p5 = 1.2247448713915890;
+
+// log(r) for r near 1: 2 atanh((r - 1)/(r + 1)) by its series (|t| < 0.1 for r in [0.82, 1.22]).
+inline double LogNearOne(double r) {
+  const double t = (r - 1) / (r + 1), t2 = t * t;
+  if (t2 > 0.01) return std::log(r);
+  double s = 1.0 / 17;
+  for (int k = 15; k >= 1; k -= 2) s = s * t2 + 1.0 / k;
+  return 2 * t * s;
+}
+
+// The scaled integrals V_k (d0/d)^eta_k, with ratio2 = (d0/d)^2: the 14 distinct factors exp(eta/2 log ratio2) by
+// Taylor to the 11th power (below 1e-17 relative for |eta/2 log| < 0.2, i.e. strains up to about 8 % for eta < 5; the
+// library's exp beyond), evaluated for the 16 lanes at once.
+inline void ScaleIntegrals(const RowIntegrals &R, double ratio2, double *V) {
+  if (R.harrison) {
+    for (int k = 0; k < 24; ++k) V[k] = R.v[k] * ratio2;
+    return;
+  }
+  const double L = LogNearOne(ratio2);
+  alignas(32) double a[16], f[16];
+  double largest = 0;
+  for (int k = 0; k < 16; ++k) a[k] = R.half_eta[k] * L, largest = std::max(largest, std::fabs(a[k]));
+  if (largest > 0.2)
+    for (int k = 0; k < 16; ++k) f[k] = std::exp(a[k]);
+  else {
+    for (int k = 0; k < 16; ++k) f[k] = kInvFactorial[11];
+    for (int j = 10; j >= 0; --j)
+      for (int k = 0; k < 16; ++k) f[k] = f[k] * a[k] + kInvFactorial[j];
+  }
+  for (int k = 0; k < kRowIntegrals; ++k) V[k] = R.v[k] * f[R.exponent[k]];
+}
+
+} // namespace strained_kernel
+
+// acc += B x_j for one strained bond: the integrals R of the row atom, its bond vector r (row -> neighbour, nm), x_j
+// the neighbour's N orbitals x S spins as (re, im) pairs. N = 10 (s, p, d, s*) or 5 (s, p, s*).
+template <int N, int S>
+inline void AddStrainedBond(const RowIntegrals &R, const double r[3], const double *xj, double (*acc)[N][2]) {
+  using namespace strained_kernel;
+  constexpr int W = 2 * S;              // lanes: (spin, re/im)
+  constexpr int P = 1, D = 4, SS = N - 1; // first p, first d, s*
+  const double len2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2], inv = 1 / std::sqrt(len2);
+  const double n[3] = {r[0] * inv, r[1] * inv, r[2] * inv};
+  alignas(32) double V[24];
+  ScaleIntegrals(R, R.d0sq / len2, V);
+  // The neighbour's orbitals and the row's results, lane by lane (unit stride in the lane: one vector register).
+  alignas(32) double x[N][W], y[N][W];
+  for (int o = 0; o < N; ++o)
+    for (int sp = 0; sp < S; ++sp) x[o][2 * sp] = xj[2 * (sp * N + o)], x[o][2 * sp + 1] = xj[2 * (sp * N + o) + 1];
+  double tsig[5] = {};
+  if constexpr (N == 10)
+    tsig[0] = kSqrt3 * n[0] * n[1], tsig[1] = kSqrt3 * n[1] * n[2], tsig[2] = kSqrt3 * n[2] * n[0], tsig[3] = 0.5 * kSqrt3 * (n[0] * n[0] - n[1] * n[1]),
+    tsig[4] = n[2] * n[2] - 0.5 * (n[0] * n[0] + n[1] * n[1]);
+#pragma GCC ivdep
+  for (int w = 0; w < W; ++w) {
+    const double xs = x[0][w], xS = x[SS][w];
+    const double ps = n[0] * x[P][w] + n[1] * x[P + 1][w] + n[2] * x[P + 2][w]; // p_sigma of the neighbour
+    const double along = (V[kRppS] - V[kRppP]) * ps - V[kRps] * xs - V[kRpS] * xS; // the p rows' part along n
+    double ys = V[kRss] * xs + V[kRsS] * xS + V[kRsp] * ps, yS = V[kRSs] * xs + V[kRSS] * xS + V[kRSp] * ps;
+    double yp0 = V[kRppP] * x[P][w] + n[0] * along, yp1 = V[kRppP] * x[P + 1][w] + n[1] * along, yp2 = V[kRppP] * x[P + 2][w] + n[2] * along;
+    if constexpr (N == 10) {
+      const double dxy = x[D][w], dyz = x[D + 1][w], dzx = x[D + 2][w], dx2 = x[D + 3][w], dz2 = x[D + 4][w];
+      // The neighbour's d part as a tensor, and v = X n, c = n.v, w = v - c n.
+      const double Xxy = kInvSqrt2 * dxy, Xyz = kInvSqrt2 * dyz, Xzx = kInvSqrt2 * dzx;
+      const double Xxx = kInvSqrt2 * dx2 - kInvSqrt6 * dz2, Xyy = -kInvSqrt2 * dx2 - kInvSqrt6 * dz2, Xzz = 2 * kInvSqrt6 * dz2;
+      const double v0 = Xxx * n[0] + Xxy * n[1] + Xzx * n[2], v1 = Xxy * n[0] + Xyy * n[1] + Xyz * n[2], v2 = Xzx * n[0] + Xyz * n[1] + Xzz * n[2];
+      const double c = n[0] * v0 + n[1] * v1 + n[2] * v2;
+      const double w0 = v0 - c * n[0], w1 = v1 - c * n[1], w2 = v2 - c * n[2];
+      const double ds = kSqrt1p5 * c; // d_sigma of the neighbour = T_sigma . X
+      const double u0 = x[P][w] - ps * n[0], u1 = x[P + 1][w] - ps * n[1], u2 = x[P + 2][w] - ps * n[2]; // the p's pi part
+      ys += V[kRsd] * ds;
+      yS += V[kRSd] * ds;
+      const double pds = V[kRpdS] * ds, pdp = V[kRpdP] * kSqrt2;
+      yp0 += pds * n[0] + pdp * w0, yp1 += pds * n[1] + pdp * w1, yp2 += pds * n[2] + pdp * w2;
+      // The d rows: delta X + T_sigma (sigma terms) + the pi tensor n z^T + z n^T.
+      const double sig = (V[kRddS] - V[kRddD]) * ds - V[kRdpS] * ps + V[kRds] * xs + V[kRdS] * xS;
+      const double a = V[kRddP] - V[kRddD], b = -V[kRdpP] * kInvSqrt2;
+      const double z0 = a * w0 + b * u0, z1 = a * w1 + b * u1, z2 = a * w2 + b * u2;
+      const double Mxy = n[0] * z1 + z0 * n[1], Myz = n[1] * z2 + z1 * n[2], Mzx = n[2] * z0 + z2 * n[0];
+      const double Mxx = 2 * n[0] * z0, Myy = 2 * n[1] * z1, Mzz = 2 * n[2] * z2;
+      const double dd = V[kRddD];
+      y[D][w] = dd * dxy + tsig[0] * sig + kSqrt2 * Mxy;
+      y[D + 1][w] = dd * dyz + tsig[1] * sig + kSqrt2 * Myz;
+      y[D + 2][w] = dd * dzx + tsig[2] * sig + kSqrt2 * Mzx;
+      y[D + 3][w] = dd * dx2 + tsig[3] * sig + kInvSqrt2 * (Mxx - Myy);
+      y[D + 4][w] = dd * dz2 + tsig[4] * sig + kInvSqrt6 * (2 * Mzz - Mxx - Myy);
+    }
+    y[0][w] = ys, y[SS][w] = yS, y[P][w] = yp0, y[P + 1][w] = yp1, y[P + 2][w] = yp2;
+  }
+  for (int o = 0; o < N; ++o)
+    for (int sp = 0; sp < S; ++sp) acc[sp][o][0] += y[o][2 * sp], acc[sp][o][1] += y[o][2 * sp + 1];
+}
+
+} // namespace tbpeta
