@@ -18,6 +18,9 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 #include <vector>
 
 #include "bulk/BandStructure.hpp"
+#include "bulk/StrainedBulk.hpp"
+#include "model/StrainSpec.hpp"
+#include "support/OptionLists.hpp"
 #include "application/ApplicationMain.hpp"
 #include "support/TextFile.hpp"
 #include "model/ParameterSet.hpp"
@@ -89,6 +92,74 @@ PetscErrorCode PrintSummary(MPI_Comm comm, const BulkBands &bands, const BandPat
   PetscFunctionReturn(0);
 }
 
+// Vurgaftman, Meyer & Ram-Mohan, J. Appl. Phys. 89, 5815 (2001): a_gap = a_c - a_v, b, d (eV), for comparison.
+struct Reference {
+  const char *material;
+  double a_gap, b, d;
+};
+constexpr Reference kVurgaftman2001[] = {{"GaAs", -8.33, -2.0, -4.8}, {"InAs", -6.08, -1.8, -3.6}};
+
+PetscErrorCode PrintDeformationPotentials(MPI_Comm comm, const TightBindingModel &model, const DeformationPotentials &dp) {
+  const std::string &name = model.materials[0].material;
+  const Reference *ref = nullptr;
+  for (const auto &r : kVurgaftman2001)
+    if (name == r.material) ref = &r;
+  auto versus = [&](double ours, double theirs) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (Vurgaftman 2001: %.2f, %+.0f %%)", theirs, 100 * (ours - theirs) / theirs);
+    return ref ? std::string(buf) : std::string();
+  };
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "deformation potentials at G (symmetric differences at +-%.2g strain; %s; electron energies):\n", dp.delta, model.strained.describe().c_str()));
+  PetscCall(PetscPrintf(comm, "  a_gap = dEg/d(tr eps)          %8.3f eV%s\n", dp.a_gap, ref ? versus(dp.a_gap, ref->a_gap).c_str() : ""));
+  PetscCall(PetscPrintf(comm, "  b ([001], E_lh - E_hh = 2b(ezz - exx))  %8.3f eV%s\n", dp.b, ref ? versus(dp.b, ref->b).c_str() : ""));
+  PetscCall(PetscPrintf(comm, "  d ([111], E(1/2) - E(3/2) = 2 sqrt3 d exy)  %8.3f eV%s\n", dp.d, ref ? versus(dp.d, ref->d).c_str() : ""));
+  PetscCall(PetscPrintf(comm, "  hydrostatic shifts dE/d(tr eps): valence top %.3f eV; lowest conduction band at G %.3f, X %.3f, L %.3f eV\n", dp.a_v, dp.a_c[0], dp.a_c[1], dp.a_c[2]));
+  PetscCall(PetscPrintf(comm, "  gap deformation potentials to X and L: %.3f, %.3f eV\n", dp.a_gap_x, dp.a_gap_l));
+  PetscFunctionReturn(0);
+}
+
+// What tbpeta-bands asks of strain: the crystal's strain, the deformation potentials, the strained H's options.
+struct BandsStrain {
+  Voigt eps{0, 0, 0, 0, 0, 0};
+  bool strained = false, deformation = false, onsite = true, harrison = false;
+};
+
+PetscErrorCode ReadBandsStrain(MPI_Comm comm, BandsStrain *s) {
+  PetscReal values[6] = {0, 0, 0, 0, 0, 0};
+  PetscInt n = 6;
+  PetscBool given = PETSC_FALSE, deformation = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, "Bulk under strain", "tbpeta-bands");
+  PetscCall(PetscOptionsRealArray("-strain_tensor", "Strain the crystal: exx,eyy,ezz,eyz,exz,exy (tensor components; atoms relaxed inside by the Keating energy, H on the relaxed bonds); default unstrained", "tbpeta-bands", values, &n, &given));
+  PetscCall(PetscOptionsBool("-deformation_potentials", "Print a_gap, b, d at G and the hydrostatic shifts at G, X, L (symmetric differences at +-0.2 % strain)", "tbpeta-bands", deformation, &deformation, nullptr));
+  PetscOptionsEnd();
+  PetscCall(StrainedHamiltonianOptions(comm, &s->onsite, &s->harrison));
+  PetscCheck(!given || n == 6, comm, PETSC_ERR_USER_INPUT, "-strain_tensor: give 6 numbers exx,eyy,ezz,eyz,exz,exy, got %" PetscInt_FMT, n);
+  for (int c = 0; c < 6; ++c) {
+    PetscCheck(std::isfinite(values[c]) && std::fabs(values[c]) <= 0.2, comm, PETSC_ERR_USER_INPUT, "-strain_tensor: component %d is %g; each must be finite and at most 0.2 in size", c + 1, (double)values[c]);
+    s->eps[c] = values[c];
+  }
+  s->strained = given, s->deformation = deformation;
+  PetscFunctionReturn(0);
+}
+
+// The deformation potentials (if asked) and the bands of the crystal under its strain.
+PetscErrorCode StrainedBands(MPI_Comm comm, const TightBindingModel &model, const BandsStrain &s, BulkBands *bands) {
+  PetscFunctionBeginUser;
+  if (s.deformation) {
+    DeformationPotentials dp;
+    PetscCall(ComputeDeformationPotentials(model, 0, 0.002, &dp));
+    PetscCall(PrintDeformationPotentials(comm, model, dp));
+  }
+  PetscCall(BulkBands::Create(model, 0, bands, s.eps));
+  if (!s.strained) PetscFunctionReturn(0);
+  char text[160];
+  std::snprintf(text, sizeof text, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", s.eps[0], s.eps[1], s.eps[2], s.eps[3], s.eps[4], s.eps[5]);
+  PetscCall(PetscPrintf(comm, "strain %s (xx,yy,zz,yz,xz,xy), atoms relaxed inside the cell; H on the %s\n", text, model.strained.describe().c_str()));
+  PetscFunctionReturn(0);
+}
+
 // The band table as CSV, written whole or not at all (WriteTextFile).
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &e, double vbm) {
   PetscFunctionBeginUser;
@@ -154,6 +225,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   char csv[PETSC_MAX_PATH_LEN] = "bands.csv", png[PETSC_MAX_PATH_LEN] = "bands.png", script[PETSC_MAX_PATH_LEN];
   PetscReal emin = -13, emax = 6;
   PetscBool help = PETSC_FALSE;
+  BandsStrain strain;
   PetscFunctionBeginUser;
   *exit_code = 0;
   const std::string default_script = (fs::path(dataDirectory()) / ".." / "app" / "plot_bands.py").lexically_normal().string();
@@ -166,11 +238,14 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(PetscOptionsReal("-bands_emin", "Lower end of the plotted energy window, eV relative to the VBM", "tbpeta-bands", emin, &emin, nullptr));
   PetscCall(PetscOptionsReal("-bands_emax", "Upper end of the plotted energy window, eV relative to the VBM", "tbpeta-bands", emax, &emax, nullptr));
   PetscOptionsEnd();
+  PetscCall(ReadBandsStrain(comm, &strain));
 
   ModelSpec spec;
   TightBindingModel model;
   PetscCall(ModelSpecFromOptions(comm, ModelSpec{}, {ModelSpec{}.host}, &spec));
   PetscCall(LoadTightBindingModel(comm, spec, {}, &model));
+  model.strained = {strain.strained || strain.deformation, strain.onsite, strain.harrison ? BondScaling::harrison : BondScaling::parameters};
+  PetscCall(CheckStrainedModel(comm, model));
   BandPath path;
   PetscCall(BandPathFromOptions(comm, &path));
   if (help) PetscFunctionReturn(0); // -help describes, it does not run
@@ -194,7 +269,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   for (const auto &w : model.warnings) PetscCall(PetscPrintf(comm, "tbpeta-bands: warning: %s\n", w.c_str()));
 
   BulkBands bands;
-  PetscCall(BulkBands::Create(model, 0, &bands));
+  PetscCall(StrainedBands(comm, model, strain, &bands));
   const auto samples = SamplePath(path);
   std::vector<std::vector<double>> energies;
   PetscCall(BandsAlongPath(comm, bands, samples, &energies));

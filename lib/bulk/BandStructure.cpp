@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bulk/CellSpectrum.hpp"
+#include "bulk/StrainedBulk.hpp"
 
 namespace tbpeta {
 
@@ -119,10 +120,11 @@ std::vector<PathSample> SamplePath(const BandPath &path) {
   return out;
 }
 
-PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, BulkBands *out) {
+PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, BulkBands *out, const std::array<double, 6> &eps) {
   BulkBands b;
   PetscFunctionBeginUser;
-  PetscCall(CreateBulkCell(model, material, 1, &b.cell_));
+  if (eps == std::array<double, 6>{0, 0, 0, 0, 0, 0}) PetscCall(CreateBulkCell(model, material, 1, &b.cell_));
+  else PetscCall(CreateStrainedBulkCell(model, material, eps, &b.cell_));
   const Structure &s = b.cell_.structure;
   const auto &planes = s.lattice.planes();
   PetscCheck(s.owned == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic cell has %" PetscInt_FMT " atoms, expected 8", s.owned);

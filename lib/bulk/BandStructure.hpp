@@ -61,7 +61,9 @@ std::vector<PathSample> SamplePath(const BandPath &path);
 // assembles H(k) on PETSC_COMM_SELF and diagonalises it densely (not collective).
 class BulkBands {
 public:
-  static PetscErrorCode Create(const TightBindingModel &model, int material, BulkBands *out);
+  // eps: a homogeneous strain (Voigt, tensor components) of the crystal, its atoms relaxed inside (StrainedBulk.hpp);
+  // k is then in units of the strained cell's reciprocal vectors (the same fractions: X stays X).
+  static PetscErrorCode Create(const TightBindingModel &model, int material, BulkBands *out, const std::array<double, 6> &eps = {0, 0, 0, 0, 0, 0});
   // All primitive band energies at k (eV, absolute, ascending); exactly bandCount() of them.
   PetscErrorCode At(KPoint k, std::vector<double> *energies) const;
   int bandCount() const { return 2 * model().blockSize(); }

@@ -41,6 +41,10 @@ struct Structure {
   PetscInt global_offset = 0; // global index of the first owned atom
   PetscInt total = 0;       // atoms over all ranks
   double a_nm = 0;          // lattice constant of the ideal sites (nm); set by whoever knows the materials
+  // A homogeneous strain of the whole box (Voigt xx, yy, zz, yz, xz, xy; tensor components; zero unless set: strained
+  // bulk): every ideal bond d is (1 + strain) d, the periodic lengths with it; displacements come on top.
+  std::array<double, 6> strain{0, 0, 0, 0, 0, 0};
+  bool homogeneouslyStrained() const { return strain != std::array<double, 6>{0, 0, 0, 0, 0, 0}; }
 
   std::vector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
   std::vector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)

@@ -21,10 +21,27 @@ PetscErrorCode Choose(MPI_Comm comm, const char *name, const char *value, const 
 
 } // namespace
 
+PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *harrison) {
+  static const char *const onsites[] = {"none", "boykin"}, *const scalings[] = {"parameters", "harrison"};
+  int o = *onsite ? 1 : 0, h = *harrison ? 1 : 0;
+  char onsite_name[64], scaling_name[64];
+  PetscFunctionBeginUser;
+  std::snprintf(onsite_name, sizeof onsite_name, "%s", onsites[o]);
+  std::snprintf(scaling_name, sizeof scaling_name, "%s", scalings[h]);
+  PetscOptionsBegin(comm, nullptr, "Strained H: tight binding on the relaxed bonds (direction cosines, V(d) = V(d0) (d0/d)^eta, Boykin's on-site correction)", "tbpeta");
+  PetscCall(PetscOptionsString("-strain_onsite", "Strained H: the on-site correction of each bond (Boykin et al. 2002, as NEMO 3-D): boykin, or none", "tbpeta", onsite_name, onsite_name, sizeof onsite_name, nullptr));
+  PetscCall(PetscOptionsString("-strain_tb_scaling", "Strained H: bond-length exponents of the two-centre integrals: parameters (eta_* of the parameter set), or harrison (eta = 2 for all, no on-site correction; for sets without strain data)", "tbpeta", scaling_name, scaling_name, sizeof scaling_name, nullptr));
+  PetscOptionsEnd();
+  PetscCall(Choose(comm, "-strain_onsite", onsite_name, onsites, 2, &o));
+  PetscCall(Choose(comm, "-strain_tb_scaling", scaling_name, scalings, 2, &h));
+  *onsite = o == 1, *harrison = h == 1;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic, StrainSpec *spec) {
-  static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"}, *const onsites[] = {"none", "boykin"}, *const scalings[] = {"parameters", "harrison"};
-  int model = (int)defaults.model, fix = (int)defaults.fix, onsite = defaults.tb_onsite ? 1 : 0, scaling = defaults.tb_harrison ? 1 : 0;
-  char substrate[64], model_name[64], fix_name[64], onsite_name[64], scaling_name[64];
+  static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"};
+  int model = (int)defaults.model, fix = (int)defaults.fix;
+  char substrate[64], model_name[64], fix_name[64];
   PetscInt pad[3];
   PetscBool set, allow = defaults.allow_unconverged ? PETSC_TRUE : PETSC_FALSE;
   StrainSpec s = defaults;
@@ -34,17 +51,12 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscOptionsBegin(comm, nullptr, "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is SNES with the prefix strain_: by default qn (L-BFGS) whose initial inverse Hessian is the bonds' Laplacian per component (-strain_snes_qn_scale_type jacobian, -strain_ksp_type preonly, -strain_pc_type shell; one cycle of -strain_laplacian_ksp_type preonly -strain_laplacian_pc_type gamg, the motions of zero energy removed), -strain_snes_atol 1e-3 eV/nm on the largest force on an atom, -strain_snes_rtol 0, -strain_snes_stol 0, -strain_snes_max_it 20000", "tbpeta");
   std::snprintf(model_name, sizeof model_name, "%s", models[model]);
   std::snprintf(fix_name, sizeof fix_name, "%s", fixes[fix]);
-  std::snprintf(onsite_name, sizeof onsite_name, "%s", onsites[onsite]);
-  std::snprintf(scaling_name, sizeof scaling_name, "%s", scalings[scaling]);
   PetscCall(PetscOptionsString("-strain", "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)", "tbpeta", model_name, model_name, sizeof model_name, &set));
   PetscCall(PetscOptionsString("-strain_substrate", "Material whose lattice constant the lattice and its periodic lengths take (empty: the host, -material)", "tbpeta", substrate, substrate, sizeof substrate, &set));
   PetscCall(PetscOptionsString("-strain_fix", "Atoms held in place: none, or zmin (the bottom atomic plane: a substrate; needs an open z)", "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
   PetscCall(PetscOptionsBool("-strain_allow_unconverged", "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)", "tbpeta", allow, &allow, nullptr));
-  PetscCall(PetscOptionsString("-strain_onsite", "Strained H: the on-site correction of each bond (Boykin et al. 2002, as NEMO 3-D): boykin, or none", "tbpeta", onsite_name, onsite_name, sizeof onsite_name, &set));
-  PetscCall(PetscOptionsString("-strain_tb_scaling", "Strained H: bond-length exponents of the two-centre integrals: parameters (eta_* of the parameter set), or harrison (eta = 2 for all, no on-site correction; for sets without strain data)", "tbpeta", scaling_name, scaling_name, sizeof scaling_name, &set));
   PetscOptionsEnd();
-  PetscCall(Choose(comm, "-strain_onsite", onsite_name, onsites, 2, &onsite));
-  PetscCall(Choose(comm, "-strain_tb_scaling", scaling_name, scalings, 2, &scaling));
+  PetscCall(StrainedHamiltonianOptions(comm, &s.tb_onsite, &s.tb_harrison));
   PetscCall(Choose(comm, "-strain", model_name, models, 2, &model));
   PetscCall(Choose(comm, "-strain_fix", fix_name, fixes, 2, &fix));
   PetscCall(OptionsGetIntTuple(comm, "-strain_pad_cells", "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
@@ -58,7 +70,6 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscCheck(s.fix == StrainFix::none || !periodic[2], comm, PETSC_ERR_USER_INPUT, "-strain_fix zmin: z is periodic (-periodic); holding the bottom plane needs an open z face");
   s.substrate = substrate;
   s.allow_unconverged = allow;
-  s.tb_onsite = onsite == 1, s.tb_harrison = scaling == 1;
   *spec = s;
   PetscFunctionReturn(0);
 }

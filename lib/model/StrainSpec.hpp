@@ -29,6 +29,10 @@ struct StrainSpec {
 
 const char *StrainModelName(StrainModel m);
 
+// Reads -strain_onsite (boykin | none) and -strain_tb_scaling (parameters | harrison) into *onsite and *harrison,
+// which hold the defaults on entry. Collective; one-line PETSC_ERR_USER_INPUT for a value not allowed.
+PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *harrison);
+
 // Reads the strain options; `periodic` (-periodic) decides which padding and fixing are possible. Collective;
 // one-line PETSC_ERR_USER_INPUT for an unknown model, a negative padding or one on a periodic axis, zmin with a
 // periodic z.

@@ -10,11 +10,21 @@ std::string StrainedHamiltonian::describe() const {
   return std::string("relaxed bonds (eta of the parameter set, on-site correction ") + (onsite ? "boykin)" : "none)");
 }
 
-BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 3> &du) {
-  const double r[3] = {signs[0] * q + du[0], signs[1] * q + du[1], signs[2] * q + du[2]};
+std::array<double, 3> StrainedIdealBond(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps) {
+  const double d[3] = {signs[0] * q, signs[1] * q, signs[2] * q};
+  const double e[3][3] = {{eps[0], eps[5], eps[4]}, {eps[5], eps[1], eps[3]}, {eps[4], eps[3], eps[2]}};
+  std::array<double, 3> r;
+  for (int a = 0; a < 3; ++a) r[a] = d[a] + (e[a][0] * d[0] + e[a][1] * d[1] + e[a][2] * d[2]);
+  return r;
+}
+
+BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps, const std::array<double, 3> &du) {
+  const std::array<double, 3> d = StrainedIdealBond(signs, q, eps);
+  const double r[3] = {d[0] + du[0], d[1] + du[1], d[2] + du[2]};
   BondVector v;
   v.length2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-  if (du[0] == 0 && du[1] == 0 && du[2] == 0) { // the ideal direction, with the unstrained block's own numbers
+  const bool box_strained = eps != std::array<double, 6>{0, 0, 0, 0, 0, 0};
+  if (!box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0) { // the ideal direction, with the unstrained block's own numbers
     const double inv = 1.0 / std::sqrt(3.0);
     v.l = signs[0] * inv, v.m = signs[1] * inv, v.n = signs[2] * inv;
     return v;

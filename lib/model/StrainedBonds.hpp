@@ -28,9 +28,12 @@ struct StrainedHamiltonian {
 struct BondVector {
   double l = 0, m = 0, n = 0, length2 = 0;
 };
-// The bond along ideal direction `signs` (each +-1) of a lattice with plane spacing q = a/4 (nm), whose cation is
-// displaced by du (nm) relative to its anion. With du exactly zero the cosines are the ideal +-1/sqrt(3).
-BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 3> &du);
+// The bond along ideal direction `signs` (each +-1) of a lattice with plane spacing q = a/4 (nm) under the
+// homogeneous strain eps (Voigt, tensor components), whose cation is displaced by du (nm) relative to its anion:
+// (1 + eps) signs q + du. With du and eps exactly zero the cosines are the ideal +-1/sqrt(3).
+BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps, const std::array<double, 3> &du);
+// (1 + eps) signs q: the ideal bond of a homogeneously strained lattice.
+std::array<double, 3> StrainedIdealBond(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps);
 
 // The squared unstrained bond length of a binary, computed the way MakeBondVector sums an ideal bond's length.
 double UnstrainedBondLength2(const MaterialParameters &m);

@@ -163,7 +163,7 @@ PetscErrorCode CheckStrainedModel(MPI_Comm comm, const TightBindingModel &model)
   if (!model.strained.on || model.strained.scaling == BondScaling::harrison) PetscFunctionReturn(0);
   for (const auto &p : model.materials)
     PetscCheck(p.strained.given, comm, PETSC_ERR_USER_INPUT,
-               "-strain keating: parameter set '%s', material %s has no strained tight-binding data (keys eta_*, and onsite_* for the on-site correction; file %s), so H cannot follow the relaxed bonds: add the eta_* keys to its file (-params_file), use a set with strain data (nemo3d: GaAs, InAs, Si), or give -strain_tb_scaling harrison (eta = 2 for every integral, no on-site correction)",
+               "strained H (-strain keating, -strain_tensor): parameter set '%s', material %s has no strained tight-binding data (keys eta_*, and onsite_* for the on-site correction; file %s), so H cannot follow the relaxed bonds: add the eta_* keys to its file (-params_file), use a set with strain data (nemo3d: GaAs, InAs, Si), or give -strain_tb_scaling harrison (eta = 2 for every integral, no on-site correction)",
                p.set.c_str(), p.material.c_str(), p.source.c_str());
   PetscFunctionReturn(0);
 }

@@ -59,6 +59,8 @@ struct BlockOperator {
   std::vector<std::array<double, 3>> u;
   std::vector<std::uint8_t> material, anion;
   double q = 0;
+  std::array<std::array<double, 3>, 4> ideal{}; // the anion->cation ideal bonds, under the box's homogeneous strain
+  bool box_strained = false;
   std::vector<RowIntegrals> rows; // per material: from the anion's rows, from the cation's
   Vec ghost = nullptr; // the halo atoms' entries of x
   VecScatter scatter = nullptr;
@@ -111,10 +113,9 @@ inline bool StrainedBondVector(const BlockOperator &op, PetscInt i, int b, Petsc
   const bool anion = op.anion[i];
   const PetscInt an = anion ? i : j, ca = anion ? j : i;
   const auto &ua = op.u[an], &uc = op.u[ca];
-  const auto &sign = ZincblendeLattice::kAnionBonds[b];
   const double du[3] = {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]};
-  for (int a = 0; a < 3; ++a) r[a] = sign[a] * op.q + du[a];
-  return du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
+  for (int a = 0; a < 3; ++a) r[a] = op.ideal[b][a] + du[a];
+  return !op.box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
 }
 
 // y_i = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
@@ -415,6 +416,8 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->strained = blocks.strained();
   if (op->strained) {
     op->q = s.a_nm / 4;
+    op->box_strained = s.homogeneouslyStrained();
+    for (int b = 0; b < 4; ++b) op->ideal[b] = StrainedIdealBond(ZincblendeLattice::kAnionBonds[b], op->q, s.strain);
     op->diag.reserve((size_t)s.owned * op->norb);
     if (source != BlockSource::per_bond) { // what the product evaluates each bond from
       op->u = s.displacement, op->material = s.material;

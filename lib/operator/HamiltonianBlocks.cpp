@@ -76,7 +76,7 @@ OrbitalBlock HamiltonianBlocks::strainedBlock(PetscInt i, int b) const {
   const bool anion = s_.sublattice(i) == Sublattice::anion;
   const PetscInt j = s_.bonds[i][b], an = anion ? i : j, ca = anion ? j : i;
   const auto &ua = s_.displacement[an], &uc = s_.displacement[ca];
-  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
+  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, s_.strain, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
   return StrainedBondBlock(model_.materials[s_.material[ca]], model_.strained.scaling, v);
 }
 

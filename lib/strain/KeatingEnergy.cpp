@@ -37,6 +37,7 @@ PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const Ti
   k.comm_ = comm;
   k.a_nm_ = a_nm;
   k.fix_ = fix;
+  k.eps_ = s.strain; // a homogeneously strained box (bulk under strain); SetHomogeneousStrain may change it
   k.SetIdealBonds();
   for (PetscInt i = 0; i < s.owned; ++i)
     if (k.holds(i)) k.held_.push_back(i);

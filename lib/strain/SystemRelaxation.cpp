@@ -7,7 +7,6 @@ namespace tbpeta {
 
 namespace {
 
-using OwnedSNES = Owned<SNES, SNESDestroy>;
 
 // Relaxes the atoms of `domain` (its displacements set); u receives the displacement field, `fields` the strain
 // tensor (6) and the energy (1) of each owned atom of the domain, block size 7.

@@ -3,6 +3,7 @@
 // that holds a handle cannot be copied by accident (two copies would destroy the same object) and an early return
 // on an error frees what was made before it.
 #include <petscmat.h>
+#include <petscsnes.h>
 
 #include <utility>
 
@@ -44,5 +45,6 @@ using OwnedMat = Owned<Mat, MatDestroy>;
 using OwnedIS = Owned<IS, ISDestroy>;
 using OwnedScatter = Owned<VecScatter, VecScatterDestroy>;
 using OwnedViewer = Owned<PetscViewer, PetscViewerDestroy>;
+using OwnedSNES = Owned<SNES, SNESDestroy>;
 
 } // namespace tbpeta
