@@ -15,6 +15,7 @@
 #include "test_support.hpp"
 #include "model/BulkCell.hpp"
 #include "operator/HamiltonianBlocks.hpp"
+#include "operator/StrainedBondKernel.hpp"
 #include "strain/SystemRelaxation.hpp"
 
 using namespace tbpeta;
@@ -360,5 +361,28 @@ TEST(StrainedHamiltonian, SetsWithoutStrainDataAreRefusedUnlessHarrison) {
   sys.model.strained.scaling = BondScaling::harrison;
   EXPECT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   MatDestroy(&H);
+  PetscOptionsClear(nullptr);
+}
+
+// The on-the-fly operator's bond-length factors (series in each range, the library's exp beyond) against pow, for
+// bonds from 30 % shorter to 30 % longer than d0, for every shipped material with strain data.
+TEST(StrainedHamiltonian, OnTheFlyScalingEqualsThePower) {
+  for (const char *material : {"GaAs", "InAs", "Si"}) {
+    TightBindingSystem sys;
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, std::string("-params nemo3d -cells 1,1,1 -strain keating -material ") + material, &sys), 0);
+    const MaterialParameters &m = sys.model.materials[0];
+    for (bool anion_row : {true, false}) {
+      const double d0sq = UnstrainedBondLength2(m);
+      const RowIntegrals R = MakeRowIntegrals(m, anion_row, false, d0sq);
+      for (double stretch = 0.7; stretch <= 1.3; stretch += 0.0125) {
+        double V[24];
+        strained_kernel::ScaleIntegrals(R, d0sq * stretch * stretch, V);
+        for (int k = 0; k < kRowIntegrals; ++k) {
+          const double expected = R.v[k] * std::pow(1 / (stretch * stretch), R.half_eta[k]);
+          EXPECT_NEAR(V[k], expected, 2e-15 * std::fabs(expected)) << m.material << " stretch " << stretch << " integral " << k;
+        }
+      }
+    }
+  }
   PetscOptionsClear(nullptr);
 }

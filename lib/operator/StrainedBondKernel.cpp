@@ -1,5 +1,8 @@
 #include "operator/StrainedBondKernel.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace tbpeta {
 
 RowIntegrals MakeRowIntegrals(const MaterialParameters &m, bool anion_row, bool harrison, double d0sq) {
@@ -7,16 +10,11 @@ RowIntegrals MakeRowIntegrals(const MaterialParameters &m, bool anion_row, bool 
   const StrainedBondParameters &e = m.strained;
   RowIntegrals R;
   R.d0sq = d0sq, R.harrison = harrison, R.q0 = m.a_lattice / 10.0 / 4;
-  // (row-first value, its exponent); "a" and "c" swap roles for the cation's rows. Exponents are numbered as they
-  // first appear (14 types).
-  int distinct = 0;
-  const double *seen[16] = {};
-  auto set = [&](int k, double anion_first, double cation_first, const double &eta) {
+  // (row-first value, its exponent); "a" and "c" swap roles for the cation's rows.
+  auto set = [&](int k, double anion_first, double cation_first, double eta) {
     R.v[k] = anion_row ? anion_first : cation_first;
-    int x = 0;
-    while (x < distinct && seen[x] != &eta) ++x;
-    if (x == distinct) seen[distinct] = &eta, R.half_eta[distinct++] = 0.5 * eta;
-    R.exponent[k] = x;
+    R.half_eta[k] = 0.5 * eta;
+    R.max_half_eta = std::max(R.max_half_eta, std::fabs(0.5 * eta));
   };
   set(kRss, b.ss_sigma, b.ss_sigma, e.ss_sigma);
   set(kRsS, b.s_a_sstar_c_sigma, b.sstar_a_s_c_sigma, e.s_sstar_sigma);

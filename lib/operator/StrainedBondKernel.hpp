@@ -26,8 +26,8 @@ enum RowIntegral : int {
 
 struct RowIntegrals {
   alignas(32) double v[24] = {};        // V(d0), eV
-  alignas(32) double half_eta[16] = {}; // eta / 2 of the distinct exponents (14 types)
-  int exponent[24] = {};                // which of them each integral takes
+  alignas(32) double half_eta[24] = {}; // eta / 2 of each
+  double max_half_eta = 0;              // the largest of them
   double d0sq = 0;                      // squared unstrained bond length, nm^2
   double q0 = 0;                        // a / 4 of the binary, nm: a bond of a lattice with this spacing is ideal
   bool harrison = false;                // eta = 2 for all: the scale is (d0/d)^2 itself
@@ -43,35 +43,50 @@ constexpr double kInvFactorial[12] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 
 constexpr double kSqrt2 = 1.4142135623730951, kInvSqrt2 = 0.70710678118654752, kInvSqrt6 = 0.40824829046386302, kSqrt3 = 1.7320508075688772,
                  kSqrt1p5 = 1.2247448713915890;
 
-// log(r) for r near 1: 2 atanh((r - 1)/(r + 1)) by its series (|t| < 0.1 for r in [0.82, 1.22]).
-inline double LogNearOne(double r) {
-  const double t = (r - 1) / (r + 1), t2 = t * t;
-  if (t2 > 0.01) return std::log(r);
-  double s = 1.0 / 17;
-  for (int k = 15; k >= 1; k -= 2) s = s * t2 + 1.0 / k;
-  return 2 * t * s;
+// log(d0^2 / d^2) for d near d0: 2 atanh(t), t = (d0^2 - d^2)/(d0^2 + d^2), by its series to t^17 (below 1e-17 for
+// |t| < 0.1: bond lengths within about 10 % of d0), summed in Estrin's order (short dependency chains, so the
+// product overlaps one bond's series with the next bond's work).
+inline double LogRatio(double d0sq, double len2) {
+  const double t = (d0sq - len2) / (d0sq + len2), s = t * t;
+  if (s > 0.01) return std::log(d0sq / len2);
+  const double s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
+  const double p0 = 1.0 + s * (1.0 / 3), p1 = 1.0 / 5 + s * (1.0 / 7), p2 = 1.0 / 9 + s * (1.0 / 11), p3 = 1.0 / 13 + s * (1.0 / 15);
+  const double q0 = p0 + s2 * p1, q1 = p2 + s2 * p3;
+  return 2 * t * ((q0 + s4 * q1) + s8 * (1.0 / 17));
 }
 
-// The scaled integrals V_k (d0/d)^eta_k, with ratio2 = (d0/d)^2: the 14 distinct factors exp(eta/2 log ratio2) by
-// Taylor to the 11th power (below 1e-17 relative for |eta/2 log| < 0.2, i.e. strains up to about 8 % for eta < 5; the
-// library's exp beyond), evaluated for the 16 lanes at once.
-inline void ScaleIntegrals(const RowIntegrals &R, double ratio2, double *V) {
+// exp(a) for |a| <= 0.2 by Taylor to a^11 (below 1e-17 relative), in Estrin's order.
+inline double ExpSmall(double a) {
+  const double a2 = a * a, a4 = a2 * a2, a8 = a4 * a4;
+  const double q0 = 1.0 + a, q1 = kInvFactorial[2] + a * kInvFactorial[3], q2 = kInvFactorial[4] + a * kInvFactorial[5], q3 = kInvFactorial[6] + a * kInvFactorial[7];
+  const double q4 = kInvFactorial[8] + a * kInvFactorial[9], q5 = kInvFactorial[10] + a * kInvFactorial[11];
+  const double r0 = q0 + a2 * q1, r1 = q2 + a2 * q3, r2 = q4 + a2 * q5;
+  return (r0 + a4 * r1) + a8 * r2;
+}
+
+// exp(a) for |a| <= 0.05 by Taylor to a^8 (below 1e-17 relative): most bonds of a dot's surroundings.
+inline double ExpTiny(double a) {
+  const double a2 = a * a, a4 = a2 * a2, a8 = a4 * a4;
+  const double q0 = 1.0 + a, q1 = kInvFactorial[2] + a * kInvFactorial[3], q2 = kInvFactorial[4] + a * kInvFactorial[5], q3 = kInvFactorial[6] + a * kInvFactorial[7];
+  return ((q0 + a2 * q1) + a4 * (q2 + a2 * q3)) + a8 * (1.0 / 40320);
+}
+
+// The scaled integrals V_k (d0/d)^eta_k = V_k exp(eta_k / 2 log(d0^2/d^2)) of a bond of squared length len2:
+// series while |eta/2 log| <= 0.2 (strains up to about 8 % for eta < 5), the library's exp beyond.
+inline void ScaleIntegrals(const RowIntegrals &R, double len2, double *V) {
   if (R.harrison) {
+    const double ratio2 = R.d0sq / len2;
     for (int k = 0; k < 24; ++k) V[k] = R.v[k] * ratio2;
     return;
   }
-  const double L = LogNearOne(ratio2);
-  alignas(32) double a[16], f[16];
-  double largest = 0;
-  for (int k = 0; k < 16; ++k) a[k] = R.half_eta[k] * L, largest = std::max(largest, std::fabs(a[k]));
+  const double L = LogRatio(R.d0sq, len2);
+  const double largest = std::fabs(L) * R.max_half_eta;
   if (largest > 0.2)
-    for (int k = 0; k < 16; ++k) f[k] = std::exp(a[k]);
-  else {
-    for (int k = 0; k < 16; ++k) f[k] = kInvFactorial[11];
-    for (int j = 10; j >= 0; --j)
-      for (int k = 0; k < 16; ++k) f[k] = f[k] * a[k] + kInvFactorial[j];
-  }
-  for (int k = 0; k < kRowIntegrals; ++k) V[k] = R.v[k] * f[R.exponent[k]];
+    for (int k = 0; k < 24; ++k) V[k] = R.v[k] * std::exp(R.half_eta[k] * L);
+  else if (largest > 0.05)
+    for (int k = 0; k < 24; ++k) V[k] = R.v[k] * ExpSmall(R.half_eta[k] * L);
+  else
+    for (int k = 0; k < 24; ++k) V[k] = R.v[k] * ExpTiny(R.half_eta[k] * L);
 }
 
 } // namespace strained_kernel
@@ -86,7 +101,7 @@ inline void AddStrainedBond(const RowIntegrals &R, const double r[3], const doub
   const double len2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2], inv = 1 / std::sqrt(len2);
   const double n[3] = {r[0] * inv, r[1] * inv, r[2] * inv};
   alignas(32) double V[24];
-  ScaleIntegrals(R, R.d0sq / len2, V);
+  ScaleIntegrals(R, len2, V);
   // The neighbour's orbitals and the row's results, lane by lane (unit stride in the lane: one vector register).
   alignas(32) double x[N][W], y[N][W];
   for (int o = 0; o < N; ++o)
