@@ -6,6 +6,7 @@
 #   mallocdump PETSc's -malloc_debug -malloc_dump on MPI tests and on tbpeta runs of every solver (2 ranks): PETSc
 #              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
 #   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
+#   mallocdump-tests, mallocdump-runs   the two halves of mallocdump (the test programs; the tbpeta runs)
 #   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
 #   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64; a later
 #                                                      run finds them up to date (build-asan, build-index64 and
@@ -83,9 +84,10 @@ for part in $parts; do
     unset ASAN_OPTIONS UBSAN_OPTIONS OMPI_MCA_memory OPENBLAS_CORETYPE
     note "asan: no sanitizer report"
     ;;
-  mallocdump)
+  mallocdump | mallocdump-tests | mallocdump-runs)
     # At PetscFinalize PETSc prints one line per unfreed block, "[ 0] 112 bytes main() at leak.c:5" (checked with a
     # deliberate leak), and "Corrupted memory" for a damaged one; the tracker of vectors held (-compare) steps aside.
+    # mallocdump-tests and mallocdump-runs are its two halves (ci/test.sh runs them in its two streams).
     dump() {
       local log=$1; shift
       PETSC_OPTIONS="-malloc_debug -malloc_dump" "$@" >"$log" 2>&1 || { tail -30 "$log"; note "mallocdump: $* failed"; exit 1; }
@@ -94,17 +96,22 @@ for part in $parts; do
       fi
     }
     mkdir -p build/mallocdump
-    for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters test_strain; do
-      dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
-    done
-    dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
-    i=0
-    for args in "-eps_type nemo" "-eps_type nemo -hamiltonian shell" "-eps_type folded" "-eps_type folded -folded_eps_type nemo" "-eps_type krylovschur -eps_nev 4" \
-                "-eps_type krylovschur -st_type sinvert -eps_nev 4" "-compare -compare_max_products 4000" "-hamiltonian stored_blocks" "-strain keating -strain_pad_cells 1,1,1"; do
-      i=$((i + 1))
-      dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run.h5 $args
-    done
-    note "mallocdump: no unfreed PETSc memory in 7 test programs and $i tbpeta runs"
+    if [ "$part" != mallocdump-runs ]; then
+      for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters test_strain; do
+        dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
+      done
+      dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
+      note "mallocdump: no unfreed PETSc memory in 7 test programs"
+    fi
+    if [ "$part" != mallocdump-tests ]; then
+      i=0
+      for args in "-eps_type nemo" "-eps_type nemo -hamiltonian shell" "-eps_type folded" "-eps_type folded -folded_eps_type nemo" "-eps_type krylovschur -eps_nev 4" \
+                  "-eps_type krylovschur -st_type sinvert -eps_nev 4" "-compare -compare_max_products 4000" "-hamiltonian stored_blocks" "-strain keating -strain_pad_cells 1,1,1"; do
+        i=$((i + 1))
+        dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run-$part.h5 $args
+      done
+      note "mallocdump: no unfreed PETSc memory in $i tbpeta runs"
+    fi
     ;;
   index64)
     build_index64
@@ -122,6 +129,6 @@ for part in $parts; do
     [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
     note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
     ;;
-  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump mallocdump-tests mallocdump-runs index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
   esac
 done
