@@ -45,7 +45,7 @@ for part in $parts; do
   build-index64) build_index64 ;;
   build-fuzz) FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh ;;
   fuzz)
-    FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash ci/fuzz.sh
+    FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash ci/fuzz.sh
     ;;
   asan)
     tests=$asan_tests

@@ -85,6 +85,14 @@ PetscErrorCode OperatorHasEntries(Mat A, bool *has_entries) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode OperatorAddProducts(Mat A, PetscInt n) {
+  Record *record;
+  PetscFunctionBeginUser;
+  PetscCall(GetRecord(A, &record));
+  if (record && record->mult) record->products += n;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode OperatorProductCount(Mat A, PetscInt *count) {
   Record *record;
   PetscFunctionBeginUser;

@@ -39,5 +39,8 @@ PetscErrorCode OperatorHasEntries(Mat A, bool *has_entries);
 // Products y = Ax made so far (every solver's counter reads it before and after its solve); -1 for an operator whose
 // products are not counted. Not collective.
 PetscErrorCode OperatorProductCount(Mat A, PetscInt *count);
+// Counts n products made outside MatMult (a fused product); nothing for an operator whose products are not counted.
+// Not collective.
+PetscErrorCode OperatorAddProducts(Mat A, PetscInt n);
 
 } // namespace tbpeta

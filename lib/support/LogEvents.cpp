@@ -17,6 +17,8 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbStrainGradient", ev.classid, &ev.strain_gradient));
     PetscCall(PetscLogEventRegister("TbStrainEnergy", ev.classid, &ev.strain_energy));
     PetscCall(PetscLogEventRegister("TbRelaxation", ev.classid, &ev.relaxation));
+    PetscCall(PetscLogEventRegister("TbLanczosProduct", ev.classid, &ev.lanczos_product));
+    PetscCall(PetscLogEventRegister("TbLanczosVectors", ev.classid, &ev.lanczos_vectors));
     PetscCall(PetscLogEventRegister("TbStrainPCSetUp", ev.classid, &ev.strain_pc_setup));
     PetscCall(PetscLogEventRegister("TbStrainPCApply", ev.classid, &ev.strain_pc_apply));
     registered = true;

@@ -17,6 +17,8 @@ struct LogEvents {
   PetscLogEvent relaxation = 0;      // the whole relaxation (SNES solve)
   PetscLogEvent strain_pc_setup = 0; // the relaxation's preconditioner: bond Laplacian and its multigrid hierarchy
   PetscLogEvent strain_pc_apply = 0; // one application of it (a multigrid cycle per Cartesian component)
+  PetscLogEvent lanczos_product = 0; // the product of a Lanczos step (fused with its first vector pass where offered)
+  PetscLogEvent lanczos_vectors = 0; // the rest of a Lanczos step: reductions and vector passes
 };
 
 // Registers the events once (idempotent) and returns them.

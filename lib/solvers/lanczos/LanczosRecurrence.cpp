@@ -6,6 +6,7 @@
 
 #include "support/CounterHash.hpp"
 #include "support/InterruptSignal.hpp"
+#include "support/LogEvents.hpp"
 
 namespace tbpeta::lanczos {
 
@@ -14,6 +15,7 @@ PetscErrorCode Recurrence::Create(Mat A, double shift) {
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
   H = A, centre = shift;
   PetscCall(OperatorGetProperties(A, &numbering));
+  PetscCall(MatGetFusedLanczosProduct(A, &fused));
   PetscCall(MatCreateVecs(H, &v, nullptr));
   PetscCall(VecDuplicate(v, &vprev));
   PetscCall(VecDuplicate(v, &w));
@@ -82,18 +84,25 @@ PetscErrorCode CheckStep(Recurrence &r, const double *global) {
 // assumes ||v|| = 1) that error is amplified by (alpha/beta)^2 at every step, so on a spectrum not centred on 0
 // (passivated structures, folded operators) the vectors' norms drift away from 1 and T stops describing H (values
 // wander in the gaps and never converge).
-PetscErrorCode Step(Recurrence &r, double beta_j, double *alpha, double *beta_next) {
+namespace {
+
+// w = (H - centre) v - beta_j v_{j-1} and the local sums, by the operator's fused product or by the product and one
+// pass; local[0..3] = Re v^H w, Im v^H w, w^H w, v^H v.
+PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
+  PetscFunctionBeginUser;
+  if (r.fused) {
+    PetscCall(r.fused(r.H, r.v, beta_j != 0 ? r.vprev : nullptr, beta_j, r.centre, r.w, local));
+    ++r.cnt.products;
+    PetscFunctionReturn(0);
+  }
   PetscInt n;
   const PetscScalar *pv, *pp = nullptr;
   PetscScalar *pw;
-  PetscFunctionBeginUser;
   PetscCall(Apply(r, r.v, r.w));
   PetscCall(VecGetLocalSize(r.v, &n));
   PetscCall(VecGetArrayRead(r.v, &pv));
   PetscCall(VecGetArray(r.w, &pw));
   if (beta_j != 0) PetscCall(VecGetArrayRead(r.vprev, &pp));
-  // The fifth sum carries SIGINT/SIGTERM (InterruptSignal), so every rank stops at the same step at no extra cost.
-  double local[5] = {0, 0, 0, 0, (double)InterruptSignal()}, global[5];
   for (PetscInt i = 0; i < n; ++i) {
     if (pp) pw[i] -= beta_j * pp[i];
     const double vr = PetscRealPart(pv[i]), vi = PetscImaginaryPart(pv[i]), wr = PetscRealPart(pw[i]), wi = PetscImaginaryPart(pw[i]);
@@ -103,26 +112,65 @@ PetscErrorCode Step(Recurrence &r, double beta_j, double *alpha, double *beta_ne
     local[3] += vr * vr + vi * vi;
   }
   if (pp) PetscCall(VecRestoreArrayRead(r.vprev, &pp));
+  PetscCall(VecRestoreArray(r.w, &pw));
+  PetscCall(VecRestoreArrayRead(r.v, &pv));
+  PetscFunctionReturn(0);
+}
+
+// w = (w - a v) / b where b is known from the sums (the fused path: one pass), or w -= a v, then b from ||w|| when the
+// sums' b^2 = ||w||^2 - 2 a^2 + a^2 ||v||^2 lost its accuracy to cancellation, then w /= b.
+PetscErrorCode Orthogonalise(Recurrence &r, double a, double b2, double w2, double *b) {
+  PetscInt n;
+  const PetscScalar *pv;
+  PetscScalar *pw;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(r.v, &n));
+  PetscCall(VecGetArrayRead(r.v, &pv));
+  PetscCall(VecGetArray(r.w, &pw));
+  const bool accurate = b2 > 0.01 * w2;
+  if (r.fused && accurate) { // one pass
+    *b = std::sqrt(b2);
+    const double s = 1 / *b;
+    for (PetscInt i = 0; i < n; ++i) pw[i] = (pw[i] - a * pv[i]) * s;
+  } else {
+    for (PetscInt i = 0; i < n; ++i) pw[i] -= a * pv[i];
+    if (!accurate) { // cancellation (or negative): the norm of w - alpha v directly
+      double l = 0, g = 0;
+      for (PetscInt i = 0; i < n; ++i) l += PetscRealPart(pw[i]) * PetscRealPart(pw[i]) + PetscImaginaryPart(pw[i]) * PetscImaginaryPart(pw[i]);
+      PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_DOUBLE, MPI_SUM, r.comm));
+      ++r.cnt.reductions, ++r.cnt.recomputed;
+      b2 = g;
+    }
+    *b = std::sqrt(std::max(b2, 0.0));
+    if (*b > 0) {
+      const double s = 1 / *b;
+      for (PetscInt i = 0; i < n; ++i) pw[i] *= s;
+    }
+  }
+  PetscCall(VecRestoreArray(r.w, &pw));
+  PetscCall(VecRestoreArrayRead(r.v, &pv));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode Step(Recurrence &r, double beta_j, double *alpha, double *beta_next) {
+  const LogEvents *ev;
+  PetscFunctionBeginUser;
+  PetscCall(GetLogEvents(&ev));
+  // The fifth sum carries SIGINT/SIGTERM (InterruptSignal), so every rank stops at the same step at no extra cost.
+  double local[5] = {0, 0, 0, 0, (double)InterruptSignal()}, global[5];
+  PetscCall(PetscLogEventBegin(ev->lanczos_product, 0, 0, 0, 0));
+  PetscCall(ProductAndSums(r, beta_j, local));
+  PetscCall(PetscLogEventEnd(ev->lanczos_product, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(ev->lanczos_vectors, 0, 0, 0, 0));
   PetscCallMPI(MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, r.comm));
   ++r.cnt.reductions;
   PetscCall(CheckStep(r, global));
   const double a = global[0];
-  double b2 = global[2] - 2 * a * a + a * a * global[3]; // ||w - alpha v||^2
-  for (PetscInt i = 0; i < n; ++i) pw[i] -= a * pv[i];
-  if (!(b2 > 0.01 * global[2])) { // cancellation (or negative): the norm of w - alpha v directly
-    double l = 0, g = 0;
-    for (PetscInt i = 0; i < n; ++i) l += PetscRealPart(pw[i]) * PetscRealPart(pw[i]) + PetscImaginaryPart(pw[i]) * PetscImaginaryPart(pw[i]);
-    PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_DOUBLE, MPI_SUM, r.comm));
-    ++r.cnt.reductions, ++r.cnt.recomputed;
-    b2 = g;
-  }
-  const double b = std::sqrt(std::max(b2, 0.0));
-  if (b > 0) {
-    const double s = 1 / b;
-    for (PetscInt i = 0; i < n; ++i) pw[i] *= s;
-  }
-  PetscCall(VecRestoreArray(r.w, &pw));
-  PetscCall(VecRestoreArrayRead(r.v, &pv));
+  double b = 0;
+  PetscCall(Orthogonalise(r, a, global[2] - 2 * a * a + a * a * global[3], global[2], &b));
+  PetscCall(PetscLogEventEnd(ev->lanczos_vectors, 0, 0, 0, 0));
   Vec t = r.vprev;
   r.vprev = r.v, r.v = r.w, r.w = t;
   *alpha = a, *beta_next = b;
