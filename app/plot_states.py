@@ -2,7 +2,8 @@
 """Plot the states in a tbpeta -output file (FILE.h5) to two PNGs:
   PREFIX_levels.png         the levels as horizontal lines: valence (below the file's gap_center) blue, conduction
                             red; degenerate levels labelled with their multiplicity (x2, x4, ...); --state marked;
-  PREFIX_stateI_AXIS.png    state I's density |psi|^2 per atom on one plane: the atoms within half a plane spacing of
+  PREFIX_stateI_AXIS.png    state I's density |psi|^2 per atom on one plane (of lattice sites: a relaxed atom is drawn
+                            at its site): the atoms within half a plane spacing of
                             AXIS = SLICE (default: the plane through the density maximum), coloured by density.
 PREFIX is FILE without .h5 unless --prefix is given. Errors: one line on stderr, exit code 2, no PNG written.
   /usr/bin/python3 plot_states.py FILE.h5 [--state I] [--axis x|y|z] [--slice NM] [--prefix P] [--levels-only]
@@ -51,7 +52,10 @@ def read(path, state, want_density):
         n = f["states/density"].shape[0]
         if not 0 <= state < n:
             fail(f"--state {state} is out of range: {path} has states 0..{n - 1}")
-        return energies, gap, solver, f["structure/positions"][()], f["states/density"][state]
+        positions = f["structure/positions"][()]
+        if "strain/displacement" in f:  # relaxed atoms: slice by their lattice sites, so a plane stays a plane
+            positions = positions - f["strain/displacement"][()]
+        return energies, gap, solver, positions, f["states/density"][state]
 
 
 def degenerate_groups(energies, tol):

@@ -7,6 +7,7 @@
 #              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
 #   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
 #   mallocdump-tests, mallocdump-runs   the two halves of mallocdump (the test programs; the tbpeta runs)
+#   asan-1, asan-2                      the two halves of asan (the tests on 1 rank and the tbpeta runs; on 2 ranks)
 #   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
 #   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64; a later
 #                                                      run finds them up to date (build-asan, build-index64 and
@@ -20,7 +21,7 @@ parts=${*:-fuzz asan mallocdump index64}
 jobs=$(getconf _NPROCESSORS_ONLN)  # not nproc: ci/env.sh sets OMP_NUM_THREADS=1, which nproc honours
 mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
-asan_tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo test_strain"
+asan_tests="test_parameters test_slater_koster test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo test_strain test_strained_hamiltonian"
 index64_tests="test_parameters test_structure test_hamiltonian test_lanczos"
 
 # Configures and compiles a variant in DIR with the given CMake options and targets (Ninja: a second call is a no-op).
@@ -47,8 +48,13 @@ for part in $parts; do
   fuzz)
     FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash ci/fuzz.sh
     ;;
-  asan)
+  asan | asan-1 | asan-2)
+    # asan-1 (the tests on 1 rank, then the tbpeta runs) and asan-2 (the tests on 2 ranks) are its two halves, which
+    # ci/test.sh runs in its two streams.
     tests=$asan_tests
+    ranks="1 2"
+    [ $part = asan-1 ] && ranks=1
+    [ $part = asan-2 ] && ranks=2
     build_asan
     # Leak detection is off here: OpenMPI loads its components with dlopen and unloads them at MPI_Finalize, so
     # LeakSanitizer sees the runtime's own one-time allocations from "unknown modules" that no suppression can
@@ -60,7 +66,7 @@ for part in $parts; do
     # fault on buffers from ASan's allocator inside zheev (LAPACK is not instrumented), its SSE3 kernels do not.
     export OMPI_MCA_memory=^patcher OPENBLAS_CORETYPE=Prescott
     for t in $tests; do
-      for np in 1 2; do
+      for np in $ranks; do
         [ $t = test_slater_koster ] && [ $np = 2 ] && continue
         log=build-asan/$t-np$np.log
         if ! $mpi -n $np build-asan/bin/$t --expected-ranks=$np >"$log" 2>&1; then
@@ -70,8 +76,13 @@ for part in $parts; do
           grep -E -A20 "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log" | head -60; note "asan: $t on $np ranks: sanitizer report"; exit 1
         fi
       done
-      note "asan: $t clean on 1 and 2 ranks"
+      note "asan: $t clean on $ranks rank(s)"
     done
+    if [ $part = asan-2 ]; then
+      note "asan: no sanitizer report on 2 ranks"
+      unset ASAN_OPTIONS UBSAN_OPTIONS OMPI_MCA_memory OPENBLAS_CORETYPE
+      continue
+    fi
     # The executable on bad input and on a small solve of each solver.
     for args in "-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -eps_type nemo" "-cells 2,2,2 -eps_type folded -hamiltonian shell" \
                 "-cells 2,2,2 -eps_type krylovschur -eps_nev 4" "-cells 2,2,2 -params_file /nonexistent.tbp"; do
@@ -129,6 +140,6 @@ for part in $parts; do
     [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
     note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
     ;;
-  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan mallocdump mallocdump-tests mallocdump-runs index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan asan-1 asan-2 mallocdump mallocdump-tests mallocdump-runs index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
   esac
 done

@@ -5,7 +5,7 @@
 # The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
 # the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan
 # ones the second stream needs first; after ctest two streams run side by side, each check as soon as its variant is
-# ready: -malloc_dump (main build) then ASan, and index64 then fuzzing.
+# ready: -malloc_dump (main build) then ASan on 1 rank, and index64, fuzzing, then ASan on 2 ranks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -39,15 +39,15 @@ suite=0
 (cd build && ctest -j2 --output-on-failure --timeout 600) || suite=1
 stamp "ctest done"
 [ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
-(ready index64 && bash ci/checks.sh index64 && ready fuzz && bash ci/checks.sh fuzz) >build-checks-a.log 2>&1 &
+(ready index64 && bash ci/checks.sh index64 && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh asan-2) >build-checks-a.log 2>&1 &
 first=$!
 failed=0
 bash ci/checks.sh mallocdump || failed=1
 stamp "mallocdump done"
-ready asan && bash ci/checks.sh asan || failed=1
-stamp "asan done"
-wait $first || { failed=1; echo "ci/test.sh: the index64 or fuzz check failed" >&2; }
-stamp "index64 and fuzz done"
+ready asan && bash ci/checks.sh asan-1 || failed=1
+stamp "asan-1 done"
+wait $first || { failed=1; echo "ci/test.sh: the index64, fuzz or asan-2 check failed" >&2; }
+stamp "index64, fuzz and asan-2 done"
 grep "variant compiled" build-variants.log || true
 cat build-checks-a.log
 wait $variants || failed=1

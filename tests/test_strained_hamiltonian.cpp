@@ -39,7 +39,8 @@ void DisplaceAtoms(Structure *s) {
   for (size_t i = 0; i < s->sites.size(); ++i) {
     const PlaneIndex &p = s->sites[i];
     for (int c = 0; c < 3; ++c) {
-      unsigned long long z = 0x9e3779b97f4a7c15ULL * (unsigned long long)(((p.x * 1315423911LL + p.y) * 2654435761LL + p.z) * 3 + c + 1);
+      const unsigned long long key = ((unsigned long long)p.x * 1315423911ULL + (unsigned long long)p.y) * 2654435761ULL + (unsigned long long)p.z; // wraps: unsigned
+      unsigned long long z = 0x9e3779b97f4a7c15ULL * (key * 3 + (unsigned long long)c + 1);
       z ^= z >> 31, z *= 0xbf58476d1ce4e5b9ULL, z ^= z >> 29;
       s->displacement[i][c] = 0.012 * ((double)(z & 0xffff) / 32768.0 - 1.0);
     }
