@@ -55,7 +55,13 @@ for part in $parts; do
     ranks="1 2"
     [ $part = asan-1 ] && ranks=1
     [ $part = asan-2 ] && ranks=2
-    build_asan
+    # The halves run side by side (ci/test.sh) on the variant compiled before them: configuring it twice at once
+    # would clash, so only the whole part (re)builds it.
+    if [ $part = asan ]; then
+      build_asan
+    elif [ ! -x build-asan/bin/tbpeta ]; then
+      note "$part: compile the ASan variant first (bash ci/checks.sh build-asan)"; exit 1
+    fi
     # Leak detection is off here: OpenMPI loads its components with dlopen and unloads them at MPI_Finalize, so
     # LeakSanitizer sees the runtime's own one-time allocations from "unknown modules" that no suppression can
     # name. Leaks are checked where they can be told apart: PETSc memory by -malloc_dump (mallocdump below), the
