@@ -1,3 +1,4 @@
+#include <algorithm>
 // The block operators (-hamiltonian stored_blocks and shell, with the block cache on and off) against the stored
 // PETSc matrix: the same products on random vectors for every shipped set, periodic (with Bloch phases) and open
 // (passivated), bulk, dot and alloy, on 1, 2 and 3 ranks; the same norms; products repeated bit for bit; the same
@@ -218,6 +219,49 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
     EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type lapack", &st); }), PETSC_ERR_USER_INPUT);
     MatDestroy(&S);
   }
+  PetscOptionsClear(nullptr);
+}
+
+// SLEPc's polynomial filter (-st_type filter, all states of an interval) copies the operator it filters: it runs on
+// every kind (a copy of a shell once lost the product's counter and crashed), finds the dense solver's states, and
+// its products are counted.
+TEST(BlockHamiltonian, PolynomialFilterRunsOnEveryOperator) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys), 0);
+  Mat A;
+  ASSERT_EQ(MakeOperator(sys, "aij", &A), 0);
+  EigenStates all;
+  ASSERT_EQ(SolveWith(A, 0.7, "-eps_type lapack -eps_nev 24", &all), 0);
+  // an interval around the two levels (Kramers pairs) above the target, reaching half way to their neighbours
+  std::vector<double> e = all.values;
+  std::sort(e.begin(), e.end());
+  const size_t first = (size_t)(std::upper_bound(e.begin(), e.end(), 0.7) - e.begin());
+  ASSERT_LT(first + 4, e.size());
+  ASSERT_GT(first, 0u);
+  const double lo = 0.5 * (e[first - 1] + e[first]), hi = 0.5 * (e[first + 3] + e[first + 4]);
+  char options[160];
+  std::snprintf(options, sizeof options, "-eps_type krylovschur -st_type filter -eps_interval %.10f,%.10f", lo, hi);
+  for (const std::string &kind : {"aij", "baij", "stored_blocks", "shell"}) {
+    Mat H;
+    ASSERT_EQ(MakeOperator(sys, kind, &H), 0);
+    EigenStates st;
+    ASSERT_EQ(SolveWith(H, 0.7, options, &st), 0) << kind;
+    // Every value is a dense one of the interval, and both levels are there (the filter's Krylov-Schur may return a
+    // Kramers pair once: a single-vector Krylov space holds one vector of each eigenspace).
+    ASSERT_GE(st.values.size(), 2u) << kind;
+    std::vector<bool> level_seen(2, false);
+    for (double v : st.values) {
+      double nearest = 1e9;
+      for (size_t i = first; i < first + 4; ++i) nearest = std::min(nearest, std::fabs(v - e[i]));
+      EXPECT_LT(nearest, 1e-8) << kind << ": " << v;
+      level_seen[std::fabs(v - e[first]) < std::fabs(v - e[first + 2]) ? 0 : 1] = true;
+    }
+    EXPECT_TRUE(level_seen[0] && level_seen[1]) << kind;
+    EXPECT_GE(st.products, 100) << kind; // a filter of degree 100 applied at least once: its products are H's
+    MatDestroy(&H);
+  }
+  MatDestroy(&A);
   PetscOptionsClear(nullptr);
 }
 

@@ -11,6 +11,7 @@ constexpr const char *kKey = "tbpeta_operator";
 struct Record {
   OperatorProperties properties;
   PetscErrorCode (*mult)(Mat, Vec, Vec) = nullptr; // the operator's own product, when counted
+  PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *) = nullptr; // its own duplicate, when counted
   PetscInt products = 0;
 };
 
@@ -35,10 +36,37 @@ PetscErrorCode CountedMult(Mat A, Vec x, Vec y) {
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(GetRecord(A, &record));
+  PetscCheck(record, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "a counted operator without its record");
   PetscCall(PetscLogEventBegin(ev->product, A, x, y, 0));
   ++record->products;
   PetscCall(record->mult(A, x, y));
   PetscCall(PetscLogEventEnd(ev->product, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KeepSharedContext(Mat) { return 0; }
+
+// A copy of an operator (as SLEPc's polynomial filter makes) shares the record, so that its products are counted
+// with the operator's. A shell's copy shares its context too: it holds a reference to the original, and its own
+// destroy leaves the context to the original's.
+PetscErrorCode CountedDuplicate(Mat A, MatDuplicateOption op, Mat *B) {
+  Record *record;
+  PetscContainer container;
+  PetscBool shell;
+  PetscFunctionBeginUser;
+  PetscCall(GetRecord(A, &record));
+  PetscCheck(record && record->duplicate, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "a counted operator without its record");
+  PetscCall(record->duplicate(A, op, B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &shell));
+  if (shell) {
+    PetscCall(MatShellSetOperation(*B, MATOP_DESTROY, (void (*)(void))KeepSharedContext));
+    PetscCall(PetscObjectCompose((PetscObject)*B, "tbpeta_original", (PetscObject)A));
+  }
+  // A stored matrix's copy gets its type's operations afresh: count its products too (the same type's product).
+  PetscCall(MatSetOperation(*B, MATOP_MULT, (void (*)(void))CountedMult));
+  PetscCall(MatSetOperation(*B, MATOP_DUPLICATE, (void (*)(void))CountedDuplicate));
+  PetscCall(PetscObjectQuery((PetscObject)A, kKey, (PetscObject *)&container));
+  PetscCall(PetscObjectCompose((PetscObject)*B, kKey, (PetscObject)container));
   PetscFunctionReturn(0);
 }
 
@@ -51,10 +79,12 @@ PetscErrorCode OperatorSetProperties(Mat A, OperatorProperties properties, bool 
   PetscCall(GetRecord(A, &old));
   auto *record = new Record;
   record->properties = std::move(properties);
-  if (old && old->mult) record->mult = old->mult, record->products = old->products; // already counted: keep the original product
+  if (old && old->mult) record->mult = old->mult, record->duplicate = old->duplicate, record->products = old->products; // already counted: keep the original product
   else if (count_products) {
     PetscCall(MatGetOperation(A, MATOP_MULT, (void (**)(void)) & record->mult));
     PetscCall(MatSetOperation(A, MATOP_MULT, (void (*)(void))CountedMult));
+    PetscCall(MatGetOperation(A, MATOP_DUPLICATE, (void (**)(void)) & record->duplicate));
+    if (record->duplicate) PetscCall(MatSetOperation(A, MATOP_DUPLICATE, (void (*)(void))CountedDuplicate));
   }
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)A), &container));
   PetscCall(PetscContainerSetPointer(container, record));

@@ -19,6 +19,7 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbRelaxation", ev.classid, &ev.relaxation));
     PetscCall(PetscLogEventRegister("TbLanczosProduct", ev.classid, &ev.lanczos_product));
     PetscCall(PetscLogEventRegister("TbLanczosVectors", ev.classid, &ev.lanczos_vectors));
+    PetscCall(PetscLogEventRegister("TbLanczosRitz", ev.classid, &ev.lanczos_ritz));
     PetscCall(PetscLogEventRegister("TbStrainPCSetUp", ev.classid, &ev.strain_pc_setup));
     PetscCall(PetscLogEventRegister("TbStrainPCApply", ev.classid, &ev.strain_pc_apply));
     registered = true;

@@ -19,6 +19,7 @@ struct LogEvents {
   PetscLogEvent strain_pc_apply = 0; // one application of it (a multigrid cycle per Cartesian component)
   PetscLogEvent lanczos_product = 0; // the product of a Lanczos step (fused with its first vector pass where offered)
   PetscLogEvent lanczos_vectors = 0; // the rest of a Lanczos step: reductions and vector passes
+  PetscLogEvent lanczos_ritz = 0;    // the second pass's sums of Lanczos vectors into the eigenvectors
 };
 
 // Registers the events once (idempotent) and returns them.

@@ -37,6 +37,10 @@ public:
   // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
   // Collective.
   PetscErrorCode Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm);
+  // Columns first + i += a[i] p + b[i] q (i < a.size(); real coefficients, as those of Ritz vectors of the real T) in
+  // one sweep over the local rows: two Lanczos vectors at a time, so the columns are read and written once per two
+  // steps. Collective (no communication).
+  PetscErrorCode Accumulate(PetscInt first, const std::vector<double> &a, Vec p, const std::vector<double> &b, Vec q);
   BV V() const { return V_; }
   std::vector<double> values, residuals;
 
