@@ -28,7 +28,7 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
   const auto &c = sys.spec.cell;
   PetscCall(PetscPrintf(comm, "tbpeta: %s %s, parameter set %s (%s%s), %s\n", m.materials[0].anion == m.materials[0].cation ? "diamond" : "zincblende",
                         m.materials[0].material.c_str(), m.set.c_str(), basisName(m.basis), m.spin_orbit ? " + spin-orbit" : "",
-                        sys.spec.strain.on() ? ("strain keating, H on the " + m.strained.describe()).c_str() : "unstrained"));
+                        StrainDescription(sys).c_str()));
   PetscCall(PetscPrintf(comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%.4g, %.4g, %.4g) 2pi/a\n", c.cells[0], c.cells[1], c.cells[2], sys.a_nm,
                         c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1], c.k[2]));
   std::string mats;

@@ -4,6 +4,10 @@
 
 namespace tbpeta {
 
+std::string StrainDescription(const TightBindingSystem &sys) {
+  return sys.spec.strain.on() ? "strain keating, H on the " + sys.model.strained.describe() : "unstrained";
+}
+
 std::vector<std::pair<std::string, std::string>> SystemSpec::extraMaterials() const {
   auto extra = nano.extraMaterials();
   bool known = strain.substrate.empty() || strain.substrate == model.host;

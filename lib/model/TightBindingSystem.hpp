@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 // Everything that defines one calculation's structure and model, in the data-flow order of the architecture:
 // supercell -> nanostructure -> model -> lattice -> partition -> structure. What the user asked for is a value
 // (SystemSpec), read from the options in one place; programs that build systems of their own (benchmarks, tests)
@@ -38,6 +39,9 @@ struct TightBindingSystem {
   Structure structure; // empty until BuildStructure
   double a_nm = 0;     // lattice constant of the lattice (nm): the substrate's (-strain_substrate; default the host)
 };
+
+// "strain keating, H on the <bonds>" or "unstrained": how the run's atoms and H are strained (the summaries' words).
+std::string StrainDescription(const TightBindingSystem &sys);
 
 // The model, lattice, nanostructure and partition of `spec` on comm, without the atoms. Collective; one-line errors for
 // a structure beyond the indices of this PETSc build, a dot outside the supercell, an impossible process grid.

@@ -195,31 +195,46 @@ AtomKernel KernelFor(int norb, int spins) {
   return spins == 2 ? ApplyAtom<5, 2> : ApplyAtom<5, 1>;
 }
 
-PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
-  BlockOperator *op;
+// The sweep of a product y = H x over the owned atoms: the interior ones while the halo of x arrives, then the
+// boundary ones, in a fixed order whatever the ranks; finish(i) runs after each atom's rows are in y.
+template <class Finish>
+PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Vec y, Finish &&finish) {
   const PetscScalar *xa, *ga = nullptr;
   PetscScalar *ya;
   PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(H, &op));
-  if (op->scatter) PetscCall(VecScatterBegin(op->scatter, x, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  if (op.scatter) PetscCall(VecScatterBegin(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   const double *xl = reinterpret_cast<const double *>(xa);
   double *yd = reinterpret_cast<double *>(ya);
-  for (PetscInt i : op->interior) op->apply(*op, i, xl, nullptr, yd);
-  if (op->scatter) {
-    PetscCall(VecScatterEnd(op->scatter, x, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(op->ghost, &ga));
+  for (PetscInt i : op.interior) {
+    op.apply(op, i, xl, nullptr, yd);
+    finish(i, xl, yd);
+  }
+  if (op.scatter) {
+    PetscCall(VecScatterEnd(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(op.ghost, &ga));
   }
   const double *xg = reinterpret_cast<const double *>(ga);
-  for (PetscInt i : op->boundary) op->apply(*op, i, xl, xg, yd);
-  if (op->scatter) PetscCall(VecRestoreArrayRead(op->ghost, &ga));
+  for (PetscInt i : op.boundary) {
+    op.apply(op, i, xl, xg, yd);
+    finish(i, xl, yd);
+  }
+  if (op.scatter) PetscCall(VecRestoreArrayRead(op.ghost, &ga));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   // Real flops of the blocks as applied (a multiply-add counts 2); PetscLogFlops counts in units of the scalar's
   // operations (4 real flops per complex one in this build).
-  const double per_bond = 2.0 * 2 * op->norb * op->norb * op->spins;
-  PetscCall(PetscLogFlops(per_bond * 4 * (double)op->owned / PETSC_FLOPS_PER_OP));
+  const double per_bond = 2.0 * 2 * op.norb * op.norb * op.spins;
+  PetscCall(PetscLogFlops(per_bond * 4 * (double)op.owned / PETSC_FLOPS_PER_OP));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
+  BlockOperator *op;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(H, &op));
+  PetscCall(SweepAtoms(*op, x, y, [](PetscInt, const double *, double *) {}));
   PetscFunctionReturn(0);
 }
 
@@ -255,35 +270,14 @@ inline void FuseAtom(int bs, PetscInt i, const double *x, const double *p, doubl
 // as its row is computed (interior atoms, then boundary atoms: a fixed order).
 PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[4]) {
   BlockOperator *op;
-  const PetscScalar *xa, *ga = nullptr, *pa = nullptr;
-  PetscScalar *ya;
+  const PetscScalar *pa = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
-  if (op->scatter) PetscCall(VecScatterBegin(op->scatter, x, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
   if (p) PetscCall(VecGetArrayRead(p, &pa));
-  const double *xl = reinterpret_cast<const double *>(xa), *pl = reinterpret_cast<const double *>(pa);
-  double *yd = reinterpret_cast<double *>(ya);
-  for (PetscInt i : op->interior) {
-    op->apply(*op, i, xl, nullptr, yd);
-    FuseAtom(op->bs, i, xl, pl, b, c, yd, sums);
-  }
-  if (op->scatter) {
-    PetscCall(VecScatterEnd(op->scatter, x, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(op->ghost, &ga));
-  }
-  const double *xg = reinterpret_cast<const double *>(ga);
-  for (PetscInt i : op->boundary) {
-    op->apply(*op, i, xl, xg, yd);
-    FuseAtom(op->bs, i, xl, pl, b, c, yd, sums);
-  }
-  if (op->scatter) PetscCall(VecRestoreArrayRead(op->ghost, &ga));
+  const double *pl = reinterpret_cast<const double *>(pa);
+  const int bs = op->bs;
+  PetscCall(SweepAtoms(*op, x, y, [&](PetscInt i, const double *xl, double *yd) { FuseAtom(bs, i, xl, pl, b, c, yd, sums); }));
   if (p) PetscCall(VecRestoreArrayRead(p, &pa));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  const double per_bond = 2.0 * 2 * op->norb * op->norb * op->spins;
-  PetscCall(PetscLogFlops(per_bond * 4 * (double)op->owned / PETSC_FLOPS_PER_OP));
   PetscCall(OperatorAddProducts(H, 1));
   PetscFunctionReturn(0);
 }
