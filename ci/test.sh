@@ -3,9 +3,9 @@
 # option tables and examples), then the checks beyond it (ci/checks.sh: fuzzing, ASan+UBSan, PETSc's -malloc_dump,
 # the 64-bit-index build).
 # The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
-# the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan
-# ones the second stream needs first; after ctest two streams run side by side, each check as soon as its variant is
-# ready: -malloc_dump (main build) then ASan on 1 rank, and index64, fuzzing, then ASan on 2 ranks.
+# the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
+# first (the longest to compile; both streams end on it); after ctest two streams run side by side, each check as soon
+# as its variant is ready: -malloc_dump (main build) then ASan on 1 rank, and index64, fuzzing, then ASan on 2 ranks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -17,7 +17,7 @@ source ci/env.sh
 rm -f build-ready-*
 (
   set -e
-  for variant in index64 fuzz asan; do
+  for variant in asan index64 fuzz; do
     nice -n 19 bash ci/checks.sh build-$variant
     touch build-ready-$variant
     echo "ci/test.sh: the $variant variant compiled ($(($(date +%s) - start)) s)"

@@ -50,6 +50,7 @@ struct BlockOperator {
   std::vector<std::array<std::uint8_t, 4>> phase; // its Bloch phase in `phases` (0: exactly 1)
   std::vector<std::int32_t> onsite;               // per owned atom, into `onsites`
   std::vector<PetscInt> interior, boundary;       // owned atoms without / with a halo neighbour
+  std::size_t lead = 0;                           // how far in `interior` an atom's interior neighbours reach ahead of it
   std::vector<double> blocks;                     // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
@@ -120,13 +121,13 @@ inline bool StrainedBondVector(const BlockOperator &op, PetscInt i, int b, Petsc
   return !op.box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
 }
 
-// y_i = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
+// yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
 // the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
 template <int N, int S>
-void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *y) {
-  constexpr int bs = N * S;
+void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *yi) {
+  constexpr size_t n = 2 * N * S;
   alignas(32) double acc[S][N][2], t[S][N][2];
-  const double *xi = xl + 2 * (size_t)i * bs;
+  const double *xi = xl + n * i;
   const OnSite &o = op.onsites[op.onsite[i]];
   const double *diag = op.strained ? op.diag.data() + (size_t)i * N : o.diag.data();
   for (int sp = 0; sp < S; ++sp)
@@ -154,7 +155,7 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   for (int b = 0; b < 4; ++b) {
     const std::int32_t j = op.nbr[i][b];
     if (j < 0) continue;
-    const double *xj = j < op.owned ? xl + 2 * (size_t)j * bs : xg + 2 * (size_t)(j - op.owned) * bs;
+    const double *xj = j < op.owned ? xl + n * j : xg + n * (j - op.owned);
     const std::uint8_t ph = op.phase[i][b];
     const bool fly = op.strained && op.source != BlockSource::per_bond;
     int key = fly ? 0 : op.block[i][b];
@@ -185,7 +186,12 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     AddBlockProduct<N, S>(B, xj, t);
     AddPhased<N, S>(op.phases[ph], t, acc);
   }
-  std::memcpy(y + 2 * (size_t)i * bs, acc, sizeof acc);
+  std::memcpy(yi, acc, sizeof acc);
+}
+
+// Forms the n entries of x = (w - a v) s of one atom in place in w (the lazy product).
+inline void FormEntries(int n, double *w, const double *v, double a, double s) {
+  for (int k = 0; k < n; ++k) w[k] = LanczosNextEntry(w[k], v[k], a, s);
 }
 
 using AtomKernel = void (*)(const BlockOperator &, PetscInt, const double *, const double *, double *);
@@ -193,6 +199,13 @@ using AtomKernel = void (*)(const BlockOperator &, PetscInt, const double *, con
 AtomKernel KernelFor(int norb, int spins) {
   if (norb == 10) return spins == 2 ? ApplyAtom<10, 2> : ApplyAtom<10, 1>;
   return spins == 2 ? ApplyAtom<5, 2> : ApplyAtom<5, 1>;
+}
+
+// Real flops of the blocks as applied (a multiply-add counts 2); PetscLogFlops counts in units of the scalar's
+// operations (4 real flops per complex one in this build).
+PetscErrorCode LogProductFlops(const BlockOperator &op) {
+  const double per_bond = 2.0 * 2 * op.norb * op.norb * op.spins;
+  return PetscLogFlops(per_bond * 4 * (double)op.owned / PETSC_FLOPS_PER_OP);
 }
 
 // The sweep of a product y = H x over the owned atoms: the interior ones while the halo of x arrives, then the
@@ -208,7 +221,7 @@ PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Vec y, Finish &&finish
   const double *xl = reinterpret_cast<const double *>(xa);
   double *yd = reinterpret_cast<double *>(ya);
   for (PetscInt i : op.interior) {
-    op.apply(op, i, xl, nullptr, yd);
+    op.apply(op, i, xl, nullptr, yd + 2 * (size_t)op.bs * i);
     finish(i, xl, yd);
   }
   if (op.scatter) {
@@ -217,16 +230,13 @@ PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Vec y, Finish &&finish
   }
   const double *xg = reinterpret_cast<const double *>(ga);
   for (PetscInt i : op.boundary) {
-    op.apply(op, i, xl, xg, yd);
+    op.apply(op, i, xl, xg, yd + 2 * (size_t)op.bs * i);
     finish(i, xl, yd);
   }
   if (op.scatter) PetscCall(VecRestoreArrayRead(op.ghost, &ga));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  // Real flops of the blocks as applied (a multiply-add counts 2); PetscLogFlops counts in units of the scalar's
-  // operations (4 real flops per complex one in this build).
-  const double per_bond = 2.0 * 2 * op.norb * op.norb * op.spins;
-  PetscCall(PetscLogFlops(per_bond * 4 * (double)op.owned / PETSC_FLOPS_PER_OP));
+  PetscCall(LogProductFlops(op));
   PetscFunctionReturn(0);
 }
 
@@ -238,46 +248,104 @@ PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-// The fused Lanczos step's part of atom i (FusedLanczosProduct.hpp): y_i = y_i - c x_i - b p_i, and its sums. Two
-// complex entries at a time as four lanes (re, im, re, im) with a partial sum per lane, added in a fixed order: the
-// compiler keeps the lanes in one vector register. Im conj(x) y = x_re y_im - x_im y_re.
-inline void FuseAtom(int bs, PetscInt i, const double *x, const double *p, double b, double c, double *y, double *sums) {
+// The fused Lanczos step's part of atom i (FusedLanczosProduct.hpp): yi = hi - c xi - b pi (hi: (H x)_i, may be yi),
+// and its sums Re x^H y, y^H y, x^H x. Four lanes at a time (re, im, re, im), two sets of partial sums taken in turn
+// (shorter chains of dependent multiply-adds), added in a fixed order: the compiler keeps the lanes in vector
+// registers. pi may be yi (each entry is read before it is written). Every multiply-add is an explicit fma, so that
+// the fused and the lazy sweep, which inline this in different code, round alike (the compiler's own contraction may
+// differ between them).
+inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, double *sums) {
   const int n = 2 * bs;
-  const double *xi = x + 2 * (size_t)i * bs, *pi = p ? p + 2 * (size_t)i * bs : nullptr;
-  double *yi = y + 2 * (size_t)i * bs;
-  alignas(32) double a0[4] = {}, a1[4] = {}, a2[4] = {}, a3[4] = {};
-  constexpr double sign[4] = {-1, 1, -1, 1};
+  alignas(32) double acc[2][3][4] = {};
   int k = 0;
   for (; k + 4 <= n; k += 4) {
-    alignas(32) double yk[4], xk[4], xs[4];
-    for (int l = 0; l < 4; ++l) yk[l] = yi[k + l] - c * xi[k + l] - (pi ? b * pi[k + l] : 0.0);
-    for (int l = 0; l < 4; ++l) xk[l] = xi[k + l], xs[l] = xi[k + (l ^ 1)] * sign[l];
+    double(*a)[4] = acc[(k / 4) & 1];
+    alignas(32) double yk[4];
+    for (int l = 0; l < 4; ++l) yk[l] = pi ? std::fma(-b, pi[k + l], std::fma(-c, xi[k + l], hi[k + l])) : std::fma(-c, xi[k + l], hi[k + l]);
     for (int l = 0; l < 4; ++l) {
       yi[k + l] = yk[l];
-      a0[l] += xk[l] * yk[l], a1[l] += xs[l] * yk[l], a2[l] += yk[l] * yk[l], a3[l] += xk[l] * xk[l];
+      a[0][l] = std::fma(xi[k + l], yk[l], a[0][l]), a[1][l] = std::fma(yk[l], yk[l], a[1][l]), a[2][l] = std::fma(xi[k + l], xi[k + l], a[2][l]);
     }
   }
   for (; k < n; ++k) { // one complex entry left (an odd block size)
-    const double yk = yi[k] - c * xi[k] - (pi ? b * pi[k] : 0.0);
+    const double yk = pi ? std::fma(-b, pi[k], std::fma(-c, xi[k], hi[k])) : std::fma(-c, xi[k], hi[k]);
     yi[k] = yk;
-    a0[k % 4] += xi[k] * yk, a1[k % 4] += xi[k ^ 1] * sign[k % 4] * yk, a2[k % 4] += yk * yk, a3[k % 4] += xi[k] * xi[k];
+    double *a = &acc[0][0][k % 4];
+    a[0] = std::fma(xi[k], yk, a[0]), a[4] = std::fma(yk, yk, a[4]), a[8] = std::fma(xi[k], xi[k], a[8]);
   }
-  const double *acc[4] = {a0, a1, a2, a3};
-  for (int q = 0; q < 4; ++q) sums[q] += (acc[q][0] + acc[q][1]) + (acc[q][2] + acc[q][3]);
+  for (int q = 0; q < 3; ++q) {
+    const double *a0 = acc[0][q], *a1 = acc[1][q];
+    sums[q] += ((a0[0] + a0[1]) + (a0[2] + a0[3])) + ((a1[0] + a1[1]) + (a1[2] + a1[3]));
+  }
 }
 
 // The product fused with the first vector pass of a Lanczos step: as MultBlockOperator, each atom finished as soon
 // as its row is computed (interior atoms, then boundary atoms: a fixed order).
-PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[4]) {
+PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[3]) {
   BlockOperator *op;
   const PetscScalar *pa = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
   if (p) PetscCall(VecGetArrayRead(p, &pa));
   const double *pl = reinterpret_cast<const double *>(pa);
-  const int bs = op->bs;
-  PetscCall(SweepAtoms(*op, x, y, [&](PetscInt i, const double *xl, double *yd) { FuseAtom(bs, i, xl, pl, b, c, yd, sums); }));
+  const size_t n = 2 * (size_t)op->bs;
+  PetscCall(SweepAtoms(*op, x, y, [&](PetscInt i, const double *xl, double *yd) {
+    FuseAtom(op->bs, xl + n * i, pl ? pl + n * i : nullptr, b, c, yd + n * i, yd + n * i, sums);
+  }));
   if (p) PetscCall(VecRestoreArrayRead(p, &pa));
+  PetscCall(OperatorAddProducts(H, 1));
+  PetscFunctionReturn(0);
+}
+
+// The lazy product (FusedLanczosProduct.hpp): the boundary atoms' x is formed first, as the halo sends it; then the
+// sweep of the fused product (interior atoms while the halo arrives, then boundary atoms), with the forming of the
+// interior atoms' x running op->lead atoms ahead of it, so that every neighbour the product reads is formed and the
+// forming streams through w and v once, in order. The scatter reads w while interior entries of w are written: it
+// sends boundary entries only, formed before it starts.
+PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]) {
+  BlockOperator *op;
+  PetscScalar *wa, *ya;
+  const PetscScalar *va, *ga = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(H, &op));
+  PetscCall(VecGetArray(w, &wa));
+  if (y == v) {
+    PetscCall(VecGetArray(y, &ya));
+    va = ya;
+  } else {
+    PetscCall(VecGetArrayRead(v, &va));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
+  const double *vd = reinterpret_cast<const double *>(va), *xg = nullptr;
+  double *wd = reinterpret_cast<double *>(wa), *yd = reinterpret_cast<double *>(ya);
+  const int nb = 2 * op->bs;
+  const size_t n = (size_t)nb;
+  alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
+  const auto atom = [&](PetscInt i) {
+    op->apply(*op, i, wd, xg, hx);
+    FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, sums);
+  };
+  for (PetscInt i : op->boundary) FormEntries(nb, wd + n * i, vd + n * i, a, s);
+  if (op->scatter) PetscCall(VecScatterBegin(op->scatter, w, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  const std::vector<PetscInt> &in = op->interior;
+  for (size_t q = 0, formed = 0; q < in.size(); ++q) {
+    for (const size_t need = std::min(in.size(), q + op->lead + 1); formed < need; ++formed) FormEntries(nb, wd + n * in[formed], vd + n * in[formed], a, s);
+    atom(in[q]);
+  }
+  if (op->scatter) {
+    PetscCall(VecScatterEnd(op->scatter, w, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(op->ghost, &ga));
+    xg = reinterpret_cast<const double *>(ga);
+  }
+  for (PetscInt i : op->boundary) atom(i);
+  if (op->scatter) PetscCall(VecRestoreArrayRead(op->ghost, &ga));
+  if (y == v) PetscCall(VecRestoreArray(y, &ya));
+  else {
+    PetscCall(VecRestoreArrayRead(v, &va));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
+  PetscCall(VecRestoreArray(w, &wa));
+  PetscCall(LogProductFlops(*op));
   PetscCall(OperatorAddProducts(H, 1));
   PetscFunctionReturn(0);
 }
@@ -440,6 +508,17 @@ private:
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
 };
 
+// How far ahead of an interior atom, in the interior list, its interior neighbours lie (op->lead): the lazy sweep forms
+// x that far ahead. Boundary neighbours are formed before the sweep.
+void InteriorLead(BlockOperator *op) {
+  std::vector<std::int64_t> pos(op->owned, -1);
+  for (size_t q = 0; q < op->interior.size(); ++q) pos[op->interior[q]] = (std::int64_t)q;
+  op->lead = 0;
+  for (size_t q = 0; q < op->interior.size(); ++q)
+    for (std::int32_t j : op->nbr[op->interior[q]])
+      if (j >= 0 && j < op->owned && pos[j] > (std::int64_t)q) op->lead = std::max(op->lead, (size_t)pos[j] - q);
+}
+
 // The MatShell on the operator, and the halo: the rows of each halo atom gathered from their owners into a sequential
 // vector.
 PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
@@ -451,6 +530,7 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(MatShellSetOperation(*H, MATOP_DESTROY, (void (*)(void))DestroyBlockOperator));
   PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
   PetscCall(MatSetFusedLanczosProduct(*H, FusedMultBlockOperator));
+  PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
   if (any_halo == 0) PetscFunctionReturn(0);
   Vec x;
@@ -496,6 +576,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->nbr.resize(s.owned), op->block.resize(s.owned), op->phase.resize(s.owned), op->onsite.resize(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
+  InteriorLead(op);
   if (op->strained && source != BlockSource::per_bond) decltype(op->block)().swap(op->block); // the product finds each bond's key itself
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   double norms[2] = {tables.norm_inf, tables.fro2};

@@ -3,19 +3,15 @@
 namespace tbpeta {
 
 namespace {
-constexpr const char *kName = "TbFusedLanczosProduct_C";
+constexpr const char *kFused = "TbFusedLanczosProduct_C", *kLazy = "TbLazyLanczosProduct_C";
 }
 
-PetscErrorCode MatSetFusedLanczosProduct(Mat H, FusedLanczosProduct f) {
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectComposeFunction((PetscObject)H, kName, f));
-  PetscFunctionReturn(0);
-}
+PetscErrorCode MatSetFusedLanczosProduct(Mat H, FusedLanczosProduct f) { return PetscObjectComposeFunction((PetscObject)H, kFused, f); }
 
-PetscErrorCode MatGetFusedLanczosProduct(Mat H, FusedLanczosProduct *f) {
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectQueryFunction((PetscObject)H, kName, f));
-  PetscFunctionReturn(0);
-}
+PetscErrorCode MatGetFusedLanczosProduct(Mat H, FusedLanczosProduct *f) { return PetscObjectQueryFunction((PetscObject)H, kFused, f); }
+
+PetscErrorCode MatSetLazyLanczosProduct(Mat H, LazyLanczosProduct f) { return PetscObjectComposeFunction((PetscObject)H, kLazy, f); }
+
+PetscErrorCode MatGetLazyLanczosProduct(Mat H, LazyLanczosProduct *f) { return PetscObjectQueryFunction((PetscObject)H, kLazy, f); }
 
 } // namespace tbpeta

@@ -1,19 +1,36 @@
 #pragma once
-// A product fused with the vector work of a Lanczos step, for operators that apply H atom by atom: in the same sweep
-// over the atoms that computes H x, y = (H - c) x - b p and the local sums of Re and Im x^H y, y^H y and x^H x, each
-// atom's terms in one fixed order. The Lanczos recurrence then needs one more pass over memory per step (w = (w -
-// alpha v) / beta) instead of three. An operator offers it by composing the function on its Mat; any other Mat takes
-// the plain path.
+// Products fused with the vector work of a Lanczos step, for operators that apply H atom by atom.
+//  - The fused product: in the same sweep over the atoms that computes H x, y = (H - c) x - b p and the local sums of
+//    Re x^H y, y^H y and x^H x, each atom's terms in one fixed order.
+//  - The lazy product: the same, where x is the next Lanczos vector not yet formed, x = (w - a v) s from the previous
+//    step's w and v: the sweep forms each atom's x as it reaches it (in place in w), and a neighbour's x not formed yet
+//    on the fly. The previous step's last pass over memory (w = (w - a v) / beta) thus joins the product, and a step
+//    reads and writes two vectors once each.
+// An operator offers them by composing the functions on its Mat; any other Mat takes the plain path.
 #include <petscmat.h>
+
+#include <cmath>
 
 namespace tbpeta {
 
-// sums[0..3] += Re x^H y, Im x^H y, y^H y, x^H x (this rank's rows); p may be null (b ignored). Collective (the halo).
-using FusedLanczosProduct = PetscErrorCode (*)(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[4]);
+// sums[0..2] += Re x^H y, y^H y, x^H x (this rank's rows); p may be null (b ignored). Collective (the halo).
+using FusedLanczosProduct = PetscErrorCode (*)(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[3]);
+
+// x = (w - a v) s formed in place in w (every owned entry, by LanczosNextEntry), y = (H - c) x - b v, and the sums of
+// FusedLanczosProduct with this x. y may be v (each atom's v is read before its y is written). Collective.
+using LazyLanczosProduct = PetscErrorCode (*)(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]);
+
+// One real or imaginary part of the next Lanczos vector, (w - a v) s: one fused multiply-add (correctly rounded, so the
+// same bits whether the operator's sweep or the recurrence forms it, whatever the compiler flags), then the scaling.
+inline double LanczosNextEntry(double w, double v, double a, double s) { return std::fma(-a, v, w) * s; }
 
 // Attaches f to H. Not collective.
 PetscErrorCode MatSetFusedLanczosProduct(Mat H, FusedLanczosProduct f);
 // The fused product of H, or nullptr. Not collective.
 PetscErrorCode MatGetFusedLanczosProduct(Mat H, FusedLanczosProduct *f);
+// Attaches f to H. Not collective.
+PetscErrorCode MatSetLazyLanczosProduct(Mat H, LazyLanczosProduct f);
+// The lazy product of H, or nullptr. Not collective.
+PetscErrorCode MatGetLazyLanczosProduct(Mat H, LazyLanczosProduct *f);
 
 } // namespace tbpeta

@@ -58,6 +58,7 @@ PetscErrorCode WriteCheckpointFile(Recurrence &r, const std::string &tmp, unsign
   PetscCall(PetscViewerBinaryWrite(vw, header, 7, PETSC_INT));
   PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), m, PETSC_DOUBLE));
   PetscCall(PetscViewerBinaryWrite(vw, beta.data(), m + 1, PETSC_DOUBLE));
+  PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
   PetscCall(VecView(r.vprev, vw));
   PetscCall(VecView(r.v, vw));
   PetscCall(PetscViewerDestroy(&vw));
@@ -115,6 +116,7 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const std::string &prefix, const st
              "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)", p);
   PetscCall(VecLoad(r.vprev, vw));
   PetscCall(VecLoad(r.v, vw));
+  r.pending = false, r.newest = m;
   PetscCall(PetscViewerDestroy(&vw));
   PetscFunctionReturn(0);
 }

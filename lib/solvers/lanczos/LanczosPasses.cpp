@@ -247,25 +247,37 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   PetscCall(PassStart(r, spec)); // as the first pass's: deflated against the states before this pass's columns
   PetscCall(store->Append(n, first));
   double bj = 0;
-  PetscInt first_diff = -1;
+  PetscInt first_diff = -1, next = 0; // v_next: the first vector not yet added
   std::vector<double> ca(n), cb(n);
-  const auto coefficient = [&](PetscInt i, int j) { return j >= 0 && j < len[i] ? s[i][j] : 0.0; };
-  for (int j = 0; j < M; ++j) {
-    // v_{j-1} (r.vprev) and v_j (r.v) together every second step, and v_j alone at the end when M is odd
-    if (j % 2 == 1 || j + 1 == M) {
-      for (PetscInt i = 0; i < n; ++i) ca[i] = j % 2 == 1 ? coefficient(i, j - 1) : 0, cb[i] = coefficient(i, j);
-      PetscCall(PetscLogEventBegin(ev->lanczos_ritz, 0, 0, 0, 0));
-      PetscCall(store->Accumulate(*first, ca, j % 2 == 1 ? r.vprev : r.v, cb, r.v));
-      PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
-    }
-    if (j + 1 == M) break; // v_M is the last vector needed
+  const auto coefficient = [&](PetscInt i, PetscInt j) { return j >= 0 && j < len[i] ? s[i][j] : 0.0; };
+  // Adds v_{next} and v_{next+1} once the recurrence holds both (r.vprev, r.v), and at the end v_{M-1} alone.
+  const auto add = [&](bool last) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    const bool pair = r.newest == next + 1, single = last && r.newest == next;
+    if ((!pair && !single) || M == 0) PetscFunctionReturn(0);
+    for (PetscInt i = 0; i < n; ++i) ca[i] = pair ? coefficient(i, next) : 0, cb[i] = coefficient(i, r.newest);
+    PetscCall(PetscLogEventBegin(ev->lanczos_ritz, 0, 0, 0, 0));
+    PetscCall(store->Accumulate(*first, ca, pair ? r.vprev : r.v, cb, r.v));
+    PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
+    next = r.newest + 1;
+    PetscFunctionReturn(0);
+  };
+  r.keep_previous = true; // the vectors are added two at a time
+  for (int j = 0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
       PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed(), (double)j / M).c_str()));
-    double a, b;
-    PetscCall(Step(r, bj, &a, &b));
-    if ((a != res.alpha[j] || b != res.beta[j + 1]) && first_diff < 0) first_diff = j;
-    bj = b;
+    if (r.pending && r.newest + 1 == M - 1) PetscCall(Materialise(r)); // v_{M-1} is the last vector needed
+    else {
+      double a, b;
+      PetscCall(Step(r, bj, &a, &b));
+      if ((a != res.alpha[j] || b != res.beta[j + 1]) && first_diff < 0) first_diff = j;
+      bj = b;
+    }
+    PetscCall(add(false));
   }
+  PetscCall(Materialise(r));
+  PetscCall(add(true));
+  r.keep_previous = false;
   *steps = M;
   PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
   for (PetscInt i = 0; i < n; ++i) {

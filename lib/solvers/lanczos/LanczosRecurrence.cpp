@@ -16,6 +16,7 @@ PetscErrorCode Recurrence::Create(Mat A, double shift) {
   H = A, centre = shift;
   PetscCall(OperatorGetProperties(A, &numbering));
   PetscCall(MatGetFusedLanczosProduct(A, &fused));
+  PetscCall(MatGetLazyLanczosProduct(A, &lazy));
   PetscCall(MatCreateVecs(H, &v, nullptr));
   PetscCall(VecDuplicate(v, &vprev));
   PetscCall(VecDuplicate(v, &w));
@@ -50,6 +51,7 @@ PetscErrorCode StartVector(Recurrence &r, unsigned long long seed) {
   const double s = 1 / std::sqrt(global);
   for (PetscInt i = 0; i < n; ++i) x[i] *= s;
   PetscCall(VecRestoreArray(r.v, &x));
+  r.pending = false, r.newest = 0;
   PetscFunctionReturn(0);
 }
 
@@ -64,17 +66,17 @@ PetscErrorCode Apply(Recurrence &r, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-// Stops every rank together when any received SIGINT/SIGTERM (global[4]); stops at the product that made a NaN or Inf.
+// Stops every rank together when any received SIGINT/SIGTERM (global[3]); stops at the product that made a NaN or Inf.
 PetscErrorCode CheckStep(Recurrence &r, const double *global) {
   PetscFunctionBeginUser;
-  if (global[4] != 0) {
+  if (global[3] != 0) {
     char what[96];
     std::snprintf(what, sizeof what, "the Lanczos recurrence (product %lld of H)", (long long)r.cnt.products);
     PetscCall(CheckInterrupted(r.comm, what));
   }
-  PetscCheck(std::isfinite(global[0]) && std::isfinite(global[2]) && std::isfinite(global[3]), r.comm, PETSC_ERR_FP,
+  PetscCheck(std::isfinite(global[0]) && std::isfinite(global[1]) && std::isfinite(global[2]), r.comm, PETSC_ERR_FP,
              "Lanczos: product %lld of H gave a NaN or Inf (v^H H v = %g, ||H v||^2 = %g, ||v||^2 = %g): H or the start vector holds a non-finite entry",
-             (long long)r.cnt.products, global[0], global[2], global[3]);
+             (long long)r.cnt.products, global[0], global[1], global[2]);
   PetscFunctionReturn(0);
 }
 
@@ -87,9 +89,17 @@ PetscErrorCode CheckStep(Recurrence &r, const double *global) {
 namespace {
 
 // w = (H - centre) v - beta_j v_{j-1} and the local sums, by the operator's fused product or by the product and one
-// pass; local[0..3] = Re v^H w, Im v^H w, w^H w, v^H v.
+// pass; local[0..2] = Re v^H w, w^H w, v^H v.
 PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
   PetscFunctionBeginUser;
+  if (r.pending) { // v_j formed in the sweep, in place in r.w; the new w over v_{j-1} or, kept, into r.vprev
+    Vec y = r.keep_previous ? r.vprev : r.v;
+    PetscCall(r.lazy(r.H, r.v, r.w, r.pending_alpha, r.pending_scale, beta_j, r.centre, y, local));
+    ++r.cnt.products;
+    if (r.keep_previous) r.vprev = r.v;
+    r.v = r.w, r.w = y, r.pending = false, ++r.newest;
+    PetscFunctionReturn(0);
+  }
   if (r.fused) {
     PetscCall(r.fused(r.H, r.v, beta_j != 0 ? r.vprev : nullptr, beta_j, r.centre, r.w, local));
     ++r.cnt.products;
@@ -107,9 +117,8 @@ PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
     if (pp) pw[i] -= beta_j * pp[i];
     const double vr = PetscRealPart(pv[i]), vi = PetscImaginaryPart(pv[i]), wr = PetscRealPart(pw[i]), wi = PetscImaginaryPart(pw[i]);
     local[0] += vr * wr + vi * wi; // Re conj(v) w
-    local[1] += vr * wi - vi * wr; // Im conj(v) w
-    local[2] += wr * wr + wi * wi;
-    local[3] += vr * vr + vi * vi;
+    local[1] += wr * wr + wi * wi;
+    local[2] += vr * vr + vi * vi;
   }
   if (pp) PetscCall(VecRestoreArrayRead(r.vprev, &pp));
   PetscCall(VecRestoreArray(r.w, &pw));
@@ -117,9 +126,9 @@ PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
   PetscFunctionReturn(0);
 }
 
-// w = (w - a v) / b where b is known from the sums (the fused path: one pass), or w -= a v, then b from ||w|| when the
-// sums' b^2 = ||w||^2 - 2 a^2 + a^2 ||v||^2 lost its accuracy to cancellation, then w /= b.
-PetscErrorCode Orthogonalise(Recurrence &r, double a, double b2, double w2, double *b) {
+// f(v, w, m) on the local entries of r.v (read) and r.w (read and written) as m real numbers each.
+template <class F>
+PetscErrorCode OnVAndW(Recurrence &r, F &&f) {
   PetscInt n;
   const PetscScalar *pv;
   PetscScalar *pw;
@@ -127,28 +136,56 @@ PetscErrorCode Orthogonalise(Recurrence &r, double a, double b2, double w2, doub
   PetscCall(VecGetLocalSize(r.v, &n));
   PetscCall(VecGetArrayRead(r.v, &pv));
   PetscCall(VecGetArray(r.w, &pw));
-  const bool accurate = b2 > 0.01 * w2;
-  if (r.fused && accurate) { // one pass
-    *b = std::sqrt(b2);
-    const double s = 1 / *b;
-    for (PetscInt i = 0; i < n; ++i) pw[i] = (pw[i] - a * pv[i]) * s;
-  } else {
-    for (PetscInt i = 0; i < n; ++i) pw[i] -= a * pv[i];
-    if (!accurate) { // cancellation (or negative): the norm of w - alpha v directly
-      double l = 0, g = 0;
-      for (PetscInt i = 0; i < n; ++i) l += PetscRealPart(pw[i]) * PetscRealPart(pw[i]) + PetscImaginaryPart(pw[i]) * PetscImaginaryPart(pw[i]);
-      PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_DOUBLE, MPI_SUM, r.comm));
-      ++r.cnt.reductions, ++r.cnt.recomputed;
-      b2 = g;
-    }
-    *b = std::sqrt(std::max(b2, 0.0));
-    if (*b > 0) {
-      const double s = 1 / *b;
-      for (PetscInt i = 0; i < n; ++i) pw[i] *= s;
-    }
-  }
+  f(reinterpret_cast<const double *>(pv), reinterpret_cast<double *>(pw), 2 * n);
   PetscCall(VecRestoreArray(r.w, &pw));
   PetscCall(VecRestoreArrayRead(r.v, &pv));
+  PetscFunctionReturn(0);
+}
+
+// w -= a v, then b from a second reduction of ||w||^2: the sums' b^2 = ||w||^2 - 2 a^2 + a^2 ||v||^2 lost its
+// accuracy to cancellation (or came out negative).
+PetscErrorCode OrthogonaliseWithNorm(Recurrence &r, double a, double *b) {
+  double l = 0, g = 0;
+  PetscFunctionBeginUser;
+  PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) {
+    for (PetscInt i = 0; i < m; ++i) {
+      w[i] -= a * v[i];
+      l += w[i] * w[i];
+    }
+  }));
+  PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_DOUBLE, MPI_SUM, r.comm));
+  ++r.cnt.reductions, ++r.cnt.recomputed;
+  *b = std::sqrt(g);
+  PetscFunctionReturn(0);
+}
+
+// w = (w - a v) s in one pass (LanczosNextEntry: the bits of the lazy product's forming), then the vectors move on:
+// r.vprev = v_j, r.v = v_{j+1}.
+PetscErrorCode FormNext(Recurrence &r, double a, double s) {
+  PetscFunctionBeginUser;
+  PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) {
+    for (PetscInt i = 0; i < m; ++i) w[i] = LanczosNextEntry(w[i], v[i], a, s);
+  }));
+  Vec t = r.vprev;
+  r.vprev = r.v, r.v = r.w, r.w = t, ++r.newest;
+  PetscFunctionReturn(0);
+}
+
+// The step's end: b from the sums, or recomputed; then v_{j+1} formed now (plain and fused paths) or left pending.
+PetscErrorCode Finish(Recurrence &r, double a, double b2, double w2, double *b) {
+  PetscFunctionBeginUser;
+  double form_alpha = a;
+  if (b2 > 0.01 * w2) *b = std::sqrt(b2);
+  else { // cancellation: w -= a v now, so that what is left to form is w / b
+    PetscCall(OrthogonaliseWithNorm(r, a, b));
+    form_alpha = 0;
+  }
+  const double s = *b > 0 ? 1 / *b : 1;
+  if (r.lazy) {
+    r.pending = true, r.pending_alpha = form_alpha, r.pending_scale = s;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FormNext(r, form_alpha, s));
   PetscFunctionReturn(0);
 }
 
@@ -158,28 +195,39 @@ PetscErrorCode Step(Recurrence &r, double beta_j, double *alpha, double *beta_ne
   const LogEvents *ev;
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
-  // The fifth sum carries SIGINT/SIGTERM (InterruptSignal), so every rank stops at the same step at no extra cost.
-  double local[5] = {0, 0, 0, 0, (double)InterruptSignal()}, global[5];
+  // The fourth sum carries SIGINT/SIGTERM (InterruptSignal), so every rank stops at the same step at no extra cost.
+  double local[4] = {0, 0, 0, (double)InterruptSignal()}, global[4];
   PetscCall(PetscLogEventBegin(ev->lanczos_product, 0, 0, 0, 0));
   PetscCall(ProductAndSums(r, beta_j, local));
   PetscCall(PetscLogEventEnd(ev->lanczos_product, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(ev->lanczos_vectors, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, r.comm));
+  PetscCallMPI(MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_SUM, r.comm));
   ++r.cnt.reductions;
   PetscCall(CheckStep(r, global));
   const double a = global[0];
   double b = 0;
-  PetscCall(Orthogonalise(r, a, global[2] - 2 * a * a + a * a * global[3], global[2], &b));
+  PetscCall(Finish(r, a, global[1] - 2 * a * a + a * a * global[2], global[1], &b));
   PetscCall(PetscLogEventEnd(ev->lanczos_vectors, 0, 0, 0, 0));
-  Vec t = r.vprev;
-  r.vprev = r.v, r.v = r.w, r.w = t;
   *alpha = a, *beta_next = b;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Materialise(Recurrence &r) {
+  const LogEvents *ev;
+  PetscFunctionBeginUser;
+  if (!r.pending) PetscFunctionReturn(0);
+  PetscCall(GetLogEvents(&ev));
+  PetscCall(PetscLogEventBegin(ev->lanczos_vectors, 0, 0, 0, 0));
+  PetscCall(FormNext(r, r.pending_alpha, r.pending_scale));
+  r.pending = false;
+  PetscCall(PetscLogEventEnd(ev->lanczos_vectors, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode Residual(Recurrence &r, Vec x, double value, double *res) {
   PetscReal nrm;
   PetscFunctionBeginUser;
+  r.pending = false;
   PetscCall(Apply(r, x, r.w));
   PetscCall(VecAXPY(r.w, -value, x));
   PetscCall(VecNorm(r.w, NORM_2, &nrm));
