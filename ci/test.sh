@@ -4,8 +4,9 @@
 # the 64-bit-index build).
 # The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
 # the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
-# first (the longest to compile; both streams end on it); after ctest two streams run side by side, each check as soon
-# as its variant is ready: -malloc_dump (main build) then ASan on 1 rank, and index64, fuzzing, then ASan on 2 ranks.
+# first (the longest to compile and to run); after ctest two streams run side by side, each starting on the main
+# build while the variants finish, then each check as soon as its variant is ready: -malloc_dump's tbpeta runs, then
+# ASan on 1 and 2 ranks; and -malloc_dump's test programs, fuzzing, then the 64-bit-index build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -17,7 +18,7 @@ source ci/env.sh
 rm -f build-ready-*
 (
   set -e
-  for variant in asan index64 fuzz; do
+  for variant in asan fuzz index64; do
     nice -n 19 bash ci/checks.sh build-$variant
     touch build-ready-$variant
     echo "ci/test.sh: the $variant variant compiled ($(($(date +%s) - start)) s)"
@@ -39,15 +40,15 @@ suite=0
 (cd build && ctest -j2 --output-on-failure --timeout 600) || suite=1
 stamp "ctest done"
 [ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
-(ready index64 && bash ci/checks.sh index64 && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh asan-2) >build-checks-a.log 2>&1 &
+(bash ci/checks.sh mallocdump-tests && ready fuzz && bash ci/checks.sh fuzz && ready index64 && bash ci/checks.sh index64) >build-checks-a.log 2>&1 &
 first=$!
 failed=0
-bash ci/checks.sh mallocdump || failed=1
-stamp "mallocdump done"
-ready asan && bash ci/checks.sh asan-1 || failed=1
-stamp "asan-1 done"
-wait $first || { failed=1; echo "ci/test.sh: the index64, fuzz or asan-2 check failed" >&2; }
-stamp "index64, fuzz and asan-2 done"
+bash ci/checks.sh mallocdump-runs || failed=1
+stamp "mallocdump-runs done"
+(ready asan && bash ci/checks.sh asan-1 && bash ci/checks.sh asan-2) || failed=1
+stamp "asan-1 and asan-2 done"
+wait $first || { failed=1; echo "ci/test.sh: the mallocdump-tests, fuzz or index64 check failed" >&2; }
+stamp "mallocdump-tests, fuzz and index64 done"
 grep "variant compiled" build-variants.log || true
 cat build-checks-a.log
 wait $variants || failed=1
