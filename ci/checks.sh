@@ -33,8 +33,8 @@ variant() {
   rm -f "$dir.log"
 }
 build_asan() { variant build-asan "$asan_tests tbpeta" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_SANITIZE=ON; }
-# -O0: the index width is what is checked; it compiles a fifth faster than -O1 and its tests run as fast but one.
-build_index64() { variant build-64 "tbpeta $index64_tests" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DTBPETA_INDEX64=ON; }
+# -O1, not -O0: -O0 compiles a fifth faster, but its run of the 2.16e9-row preflight below takes 93 s of CPU.
+build_index64() { variant build-64 "tbpeta $index64_tests" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_INDEX64=ON; }
 
 for part in $parts; do
   case $part in
