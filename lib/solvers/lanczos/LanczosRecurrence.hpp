@@ -42,8 +42,8 @@ PetscErrorCode StartVector(Recurrence &r, unsigned long long seed);
 
 // One step: returns alpha_j and beta_{j+1} of v_j, with on entry r.v = v_j and r.vprev = v_{j-1} (ignored when
 // beta_j = 0), or a pending v_j (r.pending).
-//  - The plain path (any Mat): the product, w -= beta_j v_{j-1} with the sums, w -= alpha v_j, w /= beta. On exit
-//    r.v = v_{j+1}, r.vprev = v_j.
+//  - The plain path (any Mat): the product, w -= beta_j v_{j-1} with the sums, then one pass v_{j+1} = (w - alpha_j
+//    v_j) / beta_{j+1}. On exit r.v = v_{j+1}, r.vprev = v_j.
 //  - The fused path (r.fused, no r.lazy): the product forms w = H v_j - beta_j v_{j-1} and the sums in its sweep, then
 //    one pass makes v_{j+1} = (w - alpha_j v_j) / beta_{j+1}. On exit as the plain path.
 //  - The lazy path (r.lazy): the product's sweep forms the pending v_j as it goes (LazyLanczosProduct), and no pass
