@@ -208,35 +208,50 @@ PetscErrorCode LogProductFlops(const BlockOperator &op) {
   return PetscLogFlops(per_bond * 4 * (double)op.owned / PETSC_FLOPS_PER_OP);
 }
 
-// The sweep of a product y = H x over the owned atoms: the interior ones while the halo of x arrives, then the
-// boundary ones, in a fixed order whatever the ranks; finish(i) runs after each atom's rows are in y.
-template <class Finish>
-PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Vec y, Finish &&finish) {
-  const PetscScalar *xa, *ga = nullptr;
-  PetscScalar *ya;
+// The sweep of a product over the owned atoms: the interior ones while the halo of x arrives, then the boundary ones,
+// in a fixed order whatever the ranks (the fused and the lazy products' sums depend on it). atom(i, xg) computes atom
+// i (xg: the halo part of x, null for interior atoms); ahead(q) runs before the q-th interior atom. The caller holds
+// the arrays.
+template <class Atom, class Ahead>
+PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Atom &&atom, Ahead &&ahead) {
+  const PetscScalar *ga = nullptr;
   PetscFunctionBeginUser;
   if (op.scatter) PetscCall(VecScatterBegin(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  const double *xl = reinterpret_cast<const double *>(xa);
-  double *yd = reinterpret_cast<double *>(ya);
-  for (PetscInt i : op.interior) {
-    op.apply(op, i, xl, nullptr, yd + 2 * (size_t)op.bs * i);
-    finish(i, xl, yd);
+  for (size_t q = 0; q < op.interior.size(); ++q) {
+    ahead(q);
+    atom(op.interior[q], nullptr);
   }
   if (op.scatter) {
     PetscCall(VecScatterEnd(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(op.ghost, &ga));
   }
   const double *xg = reinterpret_cast<const double *>(ga);
-  for (PetscInt i : op.boundary) {
-    op.apply(op, i, xl, xg, yd + 2 * (size_t)op.bs * i);
-    finish(i, xl, yd);
-  }
+  for (PetscInt i : op.boundary) atom(i, xg);
   if (op.scatter) PetscCall(VecRestoreArrayRead(op.ghost, &ga));
+  PetscCall(LogProductFlops(op));
+  PetscFunctionReturn(0);
+}
+
+// y = H x, through SweepAtoms; finish(i, xl, yd) runs after each atom's rows are in y.
+template <class Finish>
+PetscErrorCode SweepProduct(const BlockOperator &op, Vec x, Vec y, Finish &&finish) {
+  const PetscScalar *xa;
+  PetscScalar *ya;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  const double *xl = reinterpret_cast<const double *>(xa);
+  double *yd = reinterpret_cast<double *>(ya);
+  const size_t n = 2 * (size_t)op.bs;
+  PetscCall(SweepAtoms(
+    op, x,
+    [&](PetscInt i, const double *xg) {
+      op.apply(op, i, xl, xg, yd + n * i);
+      finish(i, xl, yd);
+    },
+    [](size_t) {}));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(LogProductFlops(op));
   PetscFunctionReturn(0);
 }
 
@@ -244,7 +259,7 @@ PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
   BlockOperator *op;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
-  PetscCall(SweepAtoms(*op, x, y, [](PetscInt, const double *, double *) {}));
+  PetscCall(SweepProduct(*op, x, y, [](PetscInt, const double *, double *) {}));
   PetscFunctionReturn(0);
 }
 
@@ -289,7 +304,7 @@ PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, V
   if (p) PetscCall(VecGetArrayRead(p, &pa));
   const double *pl = reinterpret_cast<const double *>(pa);
   const size_t n = 2 * (size_t)op->bs;
-  PetscCall(SweepAtoms(*op, x, y, [&](PetscInt i, const double *xl, double *yd) {
+  PetscCall(SweepProduct(*op, x, y, [&](PetscInt i, const double *xl, double *yd) {
     FuseAtom(op->bs, xl + n * i, pl ? pl + n * i : nullptr, b, c, yd + n * i, yd + n * i, sums);
   }));
   if (p) PetscCall(VecRestoreArrayRead(p, &pa));
@@ -298,14 +313,14 @@ PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, V
 }
 
 // The lazy product (FusedLanczosProduct.hpp): the boundary atoms' x is formed first, as the halo sends it; then the
-// sweep of the fused product (interior atoms while the halo arrives, then boundary atoms), with the forming of the
-// interior atoms' x running op->lead atoms ahead of it, so that every neighbour the product reads is formed and the
-// forming streams through w and v once, in order. The scatter reads w while interior entries of w are written: it
-// sends boundary entries only, formed before it starts.
+// sweep of the fused product (SweepAtoms), with the forming of the interior atoms' x running op->lead atoms ahead of
+// it, so that every neighbour the product reads is formed and the forming streams through w and v once, in order.
+// The scatter reads w while interior entries of w are written: it sends boundary entries only, formed before it
+// starts.
 PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]) {
   BlockOperator *op;
   PetscScalar *wa, *ya;
-  const PetscScalar *va, *ga = nullptr;
+  const PetscScalar *va;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
   PetscCall(VecGetArray(w, &wa));
@@ -316,36 +331,30 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
     PetscCall(VecGetArrayRead(v, &va));
     PetscCall(VecGetArrayWrite(y, &ya));
   }
-  const double *vd = reinterpret_cast<const double *>(va), *xg = nullptr;
+  const double *vd = reinterpret_cast<const double *>(va);
   double *wd = reinterpret_cast<double *>(wa), *yd = reinterpret_cast<double *>(ya);
   const int nb = 2 * op->bs;
   const size_t n = (size_t)nb;
-  alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
-  const auto atom = [&](PetscInt i) {
-    op->apply(*op, i, wd, xg, hx);
-    FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, sums);
-  };
-  for (PetscInt i : op->boundary) FormEntries(nb, wd + n * i, vd + n * i, a, s);
-  if (op->scatter) PetscCall(VecScatterBegin(op->scatter, w, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  const auto form = [&](PetscInt i) { FormEntries(nb, wd + n * i, vd + n * i, a, s); };
+  for (PetscInt i : op->boundary) form(i);
   const std::vector<PetscInt> &in = op->interior;
-  for (size_t q = 0, formed = 0; q < in.size(); ++q) {
-    for (const size_t need = std::min(in.size(), q + op->lead + 1); formed < need; ++formed) FormEntries(nb, wd + n * in[formed], vd + n * in[formed], a, s);
-    atom(in[q]);
-  }
-  if (op->scatter) {
-    PetscCall(VecScatterEnd(op->scatter, w, op->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(op->ghost, &ga));
-    xg = reinterpret_cast<const double *>(ga);
-  }
-  for (PetscInt i : op->boundary) atom(i);
-  if (op->scatter) PetscCall(VecRestoreArrayRead(op->ghost, &ga));
+  size_t formed = 0;
+  alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
+  PetscCall(SweepAtoms(
+    *op, w,
+    [&](PetscInt i, const double *xg) {
+      op->apply(*op, i, wd, xg, hx);
+      FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, sums);
+    },
+    [&](size_t q) {
+      for (const size_t need = std::min(in.size(), q + op->lead + 1); formed < need; ++formed) form(in[formed]);
+    }));
   if (y == v) PetscCall(VecRestoreArray(y, &ya));
   else {
     PetscCall(VecRestoreArrayRead(v, &va));
     PetscCall(VecRestoreArrayWrite(y, &ya));
   }
   PetscCall(VecRestoreArray(w, &wa));
-  PetscCall(LogProductFlops(*op));
   PetscCall(OperatorAddProducts(H, 1));
   PetscFunctionReturn(0);
 }

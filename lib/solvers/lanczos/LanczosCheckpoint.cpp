@@ -58,7 +58,6 @@ PetscErrorCode WriteCheckpointFile(Recurrence &r, const std::string &tmp, unsign
   PetscCall(PetscViewerBinaryWrite(vw, header, 7, PETSC_INT));
   PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), m, PETSC_DOUBLE));
   PetscCall(PetscViewerBinaryWrite(vw, beta.data(), m + 1, PETSC_DOUBLE));
-  PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
   PetscCall(VecView(r.vprev, vw));
   PetscCall(VecView(r.v, vw));
   PetscCall(PetscViewerDestroy(&vw));
@@ -71,6 +70,7 @@ PetscErrorCode SaveCheckpoint(Recurrence &r, const std::string &prefix, const st
   PetscMPIInt rank;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(r.comm, &rank));
+  PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
   const std::string tmp = path + ".partial";
   const PetscErrorCode ierr = WriteCheckpointFile(r, tmp, seed, alpha, beta, done);
   int ok = ierr == 0;
