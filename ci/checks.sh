@@ -3,7 +3,7 @@
 #   fuzz       the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
 #   asan       the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, -O1 with
 #              line tables), 1 and 2 ranks
-#   mallocdump PETSc's -malloc_debug -malloc_dump on MPI tests and on tbpeta runs of every solver (2 ranks): PETSc
+#   mallocdump PETSc's -malloc_dump on MPI tests and -malloc_debug -malloc_dump on tbpeta runs of every solver (2 ranks): PETSc
 #              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
 #   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
 #   mallocdump-tests, mallocdump-runs   the two halves of mallocdump (the test programs; the tbpeta runs)
@@ -76,7 +76,11 @@ for part in $parts; do
     for t in $tests; do
       for np in $ranks; do
         log=build-asan/$t-np$np.log
-        if ! $mpi -n $np build-asan/bin/$t --expected-ranks=$np >"$log" 2>&1; then
+        # On 2 ranks without the test that compares whole solves (its memory is touched on 1 rank, its halo
+        # exchanges by the others): 12 s of CPU on 1 rank, 20 on 2.
+        filter=""
+        [ $np = 2 ] && [ $t = test_block_hamiltonian ] && filter="--gtest_filter=-*SolversGiveTheSameStates"
+        if ! $mpi -n $np build-asan/bin/$t --expected-ranks=$np $filter >"$log" 2>&1; then
           tail -40 "$log"; note "asan: $t on $np ranks failed"; exit 1
         fi
         if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
@@ -108,17 +112,20 @@ for part in $parts; do
     # mallocdump-tests and mallocdump-runs are its two halves (ci/test.sh runs them in its two streams).
     dump() {
       local log=$1; shift
-      PETSC_OPTIONS="-malloc_debug -malloc_dump" "$@" >"$log" 2>&1 || { tail -30 "$log"; note "mallocdump: $* failed"; exit 1; }
+      PETSC_OPTIONS="${PETSC_DUMP:--malloc_debug -malloc_dump}" "$@" >"$log" 2>&1 || { tail -30 "$log"; note "mallocdump: $* failed"; exit 1; }
       if grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes |Corrupted memory|Total space allocated" "$log"; then
         grep -E -A10 "^\[ *[0-9]+\] *[0-9]+ bytes |Corrupted memory|Total space allocated" "$log" | head -40; note "mallocdump: $* left PETSc memory unfreed"; exit 1
       fi
     }
     mkdir -p build/mallocdump
     if [ "$part" != mallocdump-runs ]; then
+      # The test programs with -malloc_dump alone: PETSc's allocator then tracks every block and checks each one's
+      # guards when it is freed, without -malloc_debug's check of the whole heap at every call (5 to 12 times slower
+      # on test_block_hamiltonian and test_strain); the same programs run under ASan, which finds corrupted memory.
       for t in test_structure test_hamiltonian test_block_hamiltonian test_halo test_parameters test_strain; do
-        dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
+        PETSC_DUMP="-malloc_dump" dump build/mallocdump/$t.log $mpi -n 2 build/bin/$t --expected-ranks=2
       done
-      dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
+      PETSC_DUMP="-malloc_dump" dump build/mallocdump/lanczos.log $mpi -n 2 build/bin/test_lanczos --expected-ranks=2 --gtest_filter=-*Checkpoint*
       note "mallocdump: no unfreed PETSc memory in 7 test programs"
     fi
     if [ "$part" != mallocdump-tests ]; then
