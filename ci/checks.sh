@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The checks beyond the test suite (called by ci/test.sh after ctest; each part also runs alone):
 #   fuzz       the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
-#   asan       the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/, -O1 with
-#              line tables), 1 and 2 ranks
+#   asan       the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer against the
+#              64-bit-index PETSc/SLEPc (build-asan/, -O1 with line tables), 1 and 2 ranks
 #   mallocdump PETSc's -malloc_dump on MPI tests and -malloc_debug -malloc_dump on tbpeta runs of every solver (2 ranks): PETSc
 #              exits 0 even when it reports unfreed memory, so its output is read here and any report fails the job
-#   index64    the build against the 64-bit-index PETSc/SLEPc (build-64/, -O1) and its quick tests
+#   index64    a system beyond 32-bit indices: refused by the main build, accepted by build-asan/ (64-bit indices)
 #   mallocdump-tests, mallocdump-runs   the two halves of mallocdump (the test programs; the tbpeta runs)
 #   asan-1, asan-2                      the two halves of asan (the tests on 1 rank and the tbpeta runs; on 2 ranks)
 #   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
 #   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64; a later
-#                                                      run finds them up to date (build-asan, build-index64 and
-#                                                      build-fuzz compile one: ci/test.sh runs them beside ctest)
+#                                                      run finds them up to date (build-asan and build-fuzz compile
+#                                                      one: ci/test.sh runs them beside ctest)
+# One variant serves both asan and index64: the same sources compiled twice more (sanitised, and with 64-bit PetscInt)
+# cost 74 s of CPU for the second; the sanitised tests then run with 64-bit indices, which is what index64 tested.
 # (8 oversubscribed ranks, with uneven and one-plane domains, are part of ctest: test_many_ranks_np8.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +25,6 @@ mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
 # (the parameter reader runs under ASan+UBSan in the fuzz part; the Slater-Koster blocks in test_hamiltonian's)
 asan_tests="test_structure test_hamiltonian test_block_hamiltonian test_lanczos test_halo test_strain"
-index64_tests="test_parameters test_structure test_hamiltonian test_lanczos"
 
 # Configures and compiles a variant in DIR with the given CMake options and targets (Ninja: a second call is a no-op).
 variant() {
@@ -32,20 +33,28 @@ variant() {
   cmake --build "$dir" -j"$jobs" --target $targets >>"$dir.log" 2>&1 || { tail -40 "$dir.log"; return 1; }
   rm -f "$dir.log"
 }
-build_asan() { variant build-asan "$asan_tests tbpeta" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_SANITIZE=ON; }
-# -O1, not -O0: -O0 compiles a fifth faster, but its run of the 2.16e9-row preflight below takes 93 s of CPU.
-build_index64() { variant build-64 "tbpeta $index64_tests" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_INDEX64=ON; }
+build_asan() { variant build-asan "$asan_tests tbpeta" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 -DTBPETA_SANITIZE=ON -DTBPETA_INDEX64=ON; }
+# The sanitisers' settings: leak detection is off (below), OpenMPI's memory hooks and OpenBLAS's AVX2 kernels kept out.
+asan_env() {
+  # Leak detection is off here: OpenMPI loads its components with dlopen and unloads them at MPI_Finalize, so
+  # LeakSanitizer sees the runtime's own one-time allocations from "unknown modules" that no suppression can
+  # name. Leaks are checked where they can be told apart: PETSc memory by -malloc_dump (mallocdump below), the
+  # parameter reader under LeakSanitizer in the fuzz part; tbpeta's own C++ holds memory in RAII containers.
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1:exitcode=99:detect_odr_violation=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # OpenMPI's memory hooks and ASan's allocator do not mix; OpenBLAS's AVX2 zgemv kernels (zgemv_n_HASWELL, _ZEN)
+  # fault on buffers from ASan's allocator inside zheev (LAPACK is not instrumented), its SSE3 kernels do not.
+  export OMPI_MCA_memory=^patcher OPENBLAS_CORETYPE=Prescott
+}
 
 for part in $parts; do
   case $part in
   build)
     build_asan
-    build_index64
     FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh
     note "build: the variants of asan, index64 and fuzz are compiled"
     ;;
   build-asan) build_asan ;;
-  build-index64) build_index64 ;;
   build-fuzz) FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh ;;
   fuzz)
     FUZZ_SECONDS=${FUZZ_SECONDS:-6} bash ci/fuzz.sh
@@ -64,15 +73,7 @@ for part in $parts; do
     elif [ ! -x build-asan/bin/tbpeta ]; then
       note "$part: compile the ASan variant first (bash ci/checks.sh build-asan)"; exit 1
     fi
-    # Leak detection is off here: OpenMPI loads its components with dlopen and unloads them at MPI_Finalize, so
-    # LeakSanitizer sees the runtime's own one-time allocations from "unknown modules" that no suppression can
-    # name. Leaks are checked where they can be told apart: PETSc memory by -malloc_dump (mallocdump below), the
-    # parameter reader under LeakSanitizer in the fuzz part; tbpeta's own C++ holds memory in RAII containers.
-    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1:exitcode=99:detect_odr_violation=0
-    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    # OpenMPI's memory hooks and ASan's allocator do not mix; OpenBLAS's AVX2 zgemv kernels (zgemv_n_HASWELL, _ZEN)
-    # fault on buffers from ASan's allocator inside zheev (LAPACK is not instrumented), its SSE3 kernels do not.
-    export OMPI_MCA_memory=^patcher OPENBLAS_CORETYPE=Prescott
+    asan_env
     for t in $tests; do
       for np in $ranks; do
         log=build-asan/$t-np$np.log
@@ -139,21 +140,20 @@ for part in $parts; do
     fi
     ;;
   index64)
-    build_index64
+    # The 64-bit-index variant is build-asan/ (compiled by the asan part or ci/checks.sh build-asan; its tests ran
+    # there). 108 million atoms x 20 rows: beyond 32-bit indices. The 32-bit build refuses it naming the 64-bit build;
+    # the 64-bit build accepts the indices and stops at the memory preflight instead.
+    [ -x build-asan/bin/tbpeta ] || { note "index64: compile the ASan variant first (bash ci/checks.sh build-asan)"; exit 1; }
     grep -q "define PETSC_USE_64BIT_INDICES 1" "$(pkg-config --variable=includedir PETSc64)/petscconf.h"
-    for t in $index64_tests; do
-      $mpi -n 2 build-64/bin/$t --expected-ranks=2 >build-64/$t.log 2>&1 || { tail -30 build-64/$t.log; note "index64: $t failed"; exit 1; }
-    done
-    # 108 million atoms x 20 rows: beyond 32-bit indices. The 32-bit build refuses it naming the 64-bit build; the
-    # 64-bit build accepts the indices and stops at the memory preflight instead.
+    grep -q "^TBPETA_INDEX64:BOOL=ON" build-asan/CMakeCache.txt || { note "index64: build-asan/ is not the 64-bit-index build"; exit 1; }
     set +e
-    build/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000 >build-64/rows32.log 2>&1; rc32=$?
-    build-64/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000 >build-64/rows64.log 2>&1; rc64=$?
+    build/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000 >build-asan/rows32.log 2>&1; rc32=$?
+    (asan_env && build-asan/bin/tbpeta -cells 300,300,150 -params nemo3d -memory_limit 4000) >build-asan/rows64.log 2>&1; rc64=$?
     set -e
-    [ $rc32 -ne 0 ] && grep -q "beyond the 32-bit indices of this PETSc build.*64-bit-index build" build-64/rows32.log || { cat build-64/rows32.log; note "index64: the 32-bit build did not refuse"; exit 1; }
-    [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-64/rows64.log || { cat build-64/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
-    note "index64: 4 test programs pass on 2 ranks with 64-bit PetscInt; 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one"
+    [ $rc32 -ne 0 ] && grep -q "beyond the 32-bit indices of this PETSc build.*64-bit-index build" build-asan/rows32.log || { cat build-asan/rows32.log; note "index64: the 32-bit build did not refuse"; exit 1; }
+    [ $rc64 -ne 0 ] && grep -q "\-memory_limit: this run needs about" build-asan/rows64.log || { cat build-asan/rows64.log; note "index64: the 64-bit build did not reach the preflight"; exit 1; }
+    note "index64: 2.16e9 rows refused by the 32-bit build, accepted by the 64-bit one (whose tests ran in the asan part)"
     ;;
-  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan asan-1 asan-2 mallocdump mallocdump-tests mallocdump-runs index64, or build build-asan build-index64 build-fuzz)" >&2; exit 1 ;;
+  *) echo "ci/checks.sh: error: unknown part '$part' (allowed: fuzz asan asan-1 asan-2 mallocdump mallocdump-tests mallocdump-runs index64, or build build-asan build-fuzz)" >&2; exit 1 ;;
   esac
 done

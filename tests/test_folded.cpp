@@ -2,7 +2,8 @@
 // on a small dot the states nearest midgap agree with dense LAPACK with Krylov-Schur, ARPACK and tbpeta's nemo
 // Lanczos on F (-folded_eps_type nemo, with Kramers partners) on any number of ranks; a vector mixing the levels
 // sigma -/+ d (one level of F) is flagged, not passed off as a state; the SLEPc combinations that would answer
-// another question are refused; bad options are one-line user errors.
+// another question are refused; bad options are one-line user errors. The Chebyshev filter (-eps_folded_filter
+// chebyshev) is a positive peak at its centre, and the Lanczos and Krylov-Schur on it find the dense states.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "system_fixture.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "solvers/folded/ChebyshevFilter.hpp"
 #include "solvers/folded/FoldedOperator.hpp"
 #include "solvers/folded/FoldedSpectrum.hpp"
 #include "study/AllocationTracker.hpp"
@@ -219,6 +221,70 @@ TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   MatDestroy(&H);
 }
 
+// The Chebyshev filter's polynomial: 1 at its centre, inside [0, 1] over the whole interval (the Jackson kernel is
+// positive), falling off monotonically from its centre over its main peak, small far from it.
+TEST(Folded, ChebyshevFilterIsAPositivePeakAtItsCentre) {
+  ChebyshevFilterSpec spec;
+  spec.sigma = 0.7, spec.degree = 40, spec.lo = -12, spec.hi = 18;
+  EXPECT_NEAR(ChebyshevFilterValue(spec, spec.sigma), 1.0, 1e-14);
+  double lowest = 1, highest = 0;
+  for (int i = 0; i <= 3000; ++i) {
+    const double p = ChebyshevFilterValue(spec, spec.lo + (spec.hi - spec.lo) * i / 3000.0);
+    lowest = std::min(lowest, p), highest = std::max(highest, p);
+  }
+  EXPECT_GT(lowest, -1e-12);
+  EXPECT_LT(highest, 1.0 + 1e-12);
+  for (double d = 0.05; d < 1.0; d += 0.05) { // the peak's half-width is about pi * 15 / 41 = 1.1 eV here
+    EXPECT_LT(ChebyshevFilterValue(spec, spec.sigma + d), ChebyshevFilterValue(spec, spec.sigma + d - 0.05)) << d;
+    EXPECT_LT(ChebyshevFilterValue(spec, spec.sigma - d), ChebyshevFilterValue(spec, spec.sigma - d + 0.05)) << d;
+  }
+  EXPECT_LT(ChebyshevFilterValue(spec, spec.sigma + 5), 5e-3);
+  EXPECT_LT(ChebyshevFilterValue(spec, spec.sigma - 5), 5e-3);
+}
+
+// -eps_folded_filter chebyshev: the Lanczos (nemo, with Kramers partners) and Krylov-Schur on F = 1 - p(H) find the
+// states of dense LAPACK nearest the centre, on any number of ranks, with d products of H per application of F.
+TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  Mat H;
+  double vbm, cbm;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  const double midgap = 0.5 * (vbm + cbm);
+  std::vector<double> all;
+  ASSERT_EQ(AllEigenvalues(H, &all), 0);
+  const size_t nev = 8;
+  double boundary_gap;
+  const std::vector<double> ref = Nearest(all, midgap, nev, &boundary_gap);
+  ASSERT_GT(boundary_gap, 1e-3) << "the 8 states nearest midgap are not well separated from the 9th";
+  const PetscInt degree = 12;
+  for (const char *inner : {"nemo", "krylovschur"}) {
+    EigenStates st;
+    const std::string options = std::string("-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree ") + std::to_string(degree) + " -folded_eps_type " + inner;
+    ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, options, &st), 0) << inner;
+    ASSERT_EQ(st.values.size(), nev) << st.solver;
+    double worst = 0;
+    for (size_t i = 0; i < nev; ++i) {
+      EXPECT_NEAR(st.values[i], ref[i], 1e-8) << st.solver << ", state " << i;
+      EXPECT_LT(st.residuals[i], 1e-6) << st.solver << ", state " << i;
+      worst = std::max(worst, std::fabs(st.values[i] - ref[i]));
+    }
+    EXPECT_TRUE(st.unresolved.empty()) << st.solver;
+    // 30 Lanczos steps for H's spectrum, `degree` products per application of F, one per Rayleigh quotient.
+    EXPECT_EQ((st.products - 30 - (PetscInt)nev) % degree, 0) << st.products;
+    EXPECT_GE(st.products, 30 + degree * st.iterations + (PetscInt)nev);
+    if (std::string(inner) == "nemo")
+      for (size_t i = 0; i < nev; i += 2) EXPECT_NEAR(st.values[i], st.values[i + 1], 1e-10); // Kramers partners
+    if (tbpeta::test::commRank() == 0)
+      std::printf("  %s, Chebyshev filter of degree %d: %d ranks, %d iterations, %d H products, max |dE| %.2e eV, %.3f s\n", st.solver.c_str(), (int)degree, tbpeta::test::commSize(),
+                  (int)st.iterations, (int)st.products, worst, st.seconds);
+  }
+  PetscOptionsClear(nullptr);
+  MatDestroy(&H);
+}
+
 // sigma exactly midway between two levels: they are one level d^2 of F, which the single-vector Lanczos sees once,
 // as a mix of both. The mix is flagged (unresolved), never passed off as a state of H.
 TEST(Folded, AMixOfSigmaMinusAndPlusDIsFlagged) {
@@ -319,7 +385,9 @@ TEST(Folded, BadOptionsAreUserErrors) {
   };
   const std::string outside = "-eps_target 10000. eV is outside the spectrum of H (|E| <= ";
   for (const Case &c : {Case{"-eps_type folded -eps_target 1e4", outside.c_str()},
-                        Case{"-eps_type folded -eps_target nan", nullptr}, Case{"-eps_type folded -eps_largest_real", nullptr}}) {
+                        Case{"-eps_type folded -eps_target nan", nullptr}, Case{"-eps_type folded -eps_largest_real", nullptr},
+                        Case{"-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree 1", "-eps_folded_filter_degree must be >= 2, got 1"},
+                        Case{"-eps_type folded -eps_folded_filter cubic", "-eps_folded_filter: 'cubic' is not allowed (allowed: square, chebyshev)"}}) {
     std::string message;
     EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, c.options, &st); }, &message), PETSC_ERR_USER_INPUT) << c.options;
     if (c.message) EXPECT_EQ(message.rfind(c.message, 0), 0u) << message;

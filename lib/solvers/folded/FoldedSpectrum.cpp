@@ -3,6 +3,7 @@
 #include <slepc/private/epsimpl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,16 +13,23 @@
 #include "solvers/SortCriterion.hpp"
 #include "solvers/SolveMonitor.hpp"
 #include "solvers/SolverPolicy.hpp"
+#include "solvers/folded/ChebyshevFilter.hpp"
 #include "solvers/folded/FoldedOperator.hpp"
+#include "solvers/folded/SpectrumEstimates.hpp"
 #include "solvers/lanczos/NemoLanczos.hpp"
 
 namespace tbpeta {
 
 namespace {
 
+enum class FoldFilter { square, chebyshev };
+
 struct EPS_Folded {
   EPS inner = nullptr;
   Mat F = nullptr;
+  FoldFilter filter = FoldFilter::square;
+  PetscInt degree = 30;   // of the Chebyshev filter
+  double bounds[2] = {0, 0}; // H's spectrum for the Chebyshev filter (found at set-up)
   bool shares_inner_basis = false; // eps->V is the inner solver's BV
   bool monitored = false;          // the inner solver has its interrupt and progress monitor
 };
@@ -45,9 +53,22 @@ PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EPSSetFromOptions_Folded(EPS eps, PetscOptionItems *) {
+PetscErrorCode EPSSetFromOptions_Folded(EPS eps, PetscOptionItems *PetscOptionsObject) {
+  EPS_Folded *ctx = Ctx(eps);
   EPS inner;
+  char filter[64] = "square";
+  const std::string p = OptionPrefix(eps);
+  MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
+  if (ctx->filter == FoldFilter::chebyshev) std::snprintf(filter, sizeof filter, "chebyshev");
+  PetscOptionsHeadBegin(PetscOptionsObject, "EPS folded: the states nearest the target from a folded operator (tbpeta)");
+  PetscCall(PetscOptionsString("-eps_folded_filter", "The operator: square (H - sigma)^2, or chebyshev 1 - p(H) (a damped Chebyshev filter centred on sigma)", "EPSFOLDED", filter, filter, sizeof filter, nullptr));
+  PetscCall(PetscOptionsInt("-eps_folded_filter_degree", "Degree of the Chebyshev filter (products of H per application)", "EPSFOLDED", ctx->degree, &ctx->degree, nullptr));
+  PetscOptionsHeadEnd();
+  const std::string name = filter;
+  PetscCheck(name == "square" || name == "chebyshev", comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter: '%s' is not allowed (allowed: square, chebyshev)", p.c_str(), filter);
+  PetscCheck(ctx->degree >= 2, comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter_degree must be >= 2, got %" PetscInt_FMT, p.c_str(), ctx->degree);
+  ctx->filter = name == "square" ? FoldFilter::square : FoldFilter::chebyshev;
   PetscCall(InnerEPS(eps, &inner));
   PetscCall(EPSSetFromOptions(inner));
   if (!Ctx(eps)->monitored) PetscCall(InstallSolveMonitor(inner, "the folded spectrum's solve on (H - sigma)^2"));
@@ -89,6 +110,23 @@ PetscErrorCode FoldedTolerances(EPS inner) {
   PetscFunctionReturn(0);
 }
 
+// The folded operator the options chose. The Chebyshev filter maps H's spectrum, bounded by 30 Lanczos steps (widened
+// by 1 % of its width: a filter of degree d grows like cosh(d x) just outside it), to [-1, 1].
+PetscErrorCode CreateFilterOperator(EPS_Folded *ctx, Mat H, double sigma, const std::string &p) {
+  PetscFunctionBeginUser;
+  if (ctx->filter == FoldFilter::square) {
+    PetscCall(CreateFoldedOperator(H, sigma, &ctx->F));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SpectrumBoundsEstimate(H, 30, 0.01, &ctx->bounds[0], &ctx->bounds[1]));
+  PetscCheck(ctx->bounds[0] < sigma && sigma < ctx->bounds[1], PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT, "%seps_target %g eV is outside the spectrum of H [%g, %g] eV", p.c_str(), sigma,
+             ctx->bounds[0], ctx->bounds[1]);
+  ChebyshevFilterSpec spec;
+  spec.sigma = sigma, spec.degree = ctx->degree, spec.lo = ctx->bounds[0], spec.hi = ctx->bounds[1];
+  PetscCall(CreateChebyshevFilterOperator(H, spec, &ctx->F));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EPSSetUp_Folded(EPS eps) {
   EPS_Folded *ctx = Ctx(eps);
   EPS inner;
@@ -114,7 +152,7 @@ PetscErrorCode EPSSetUp_Folded(EPS eps) {
   if (eps->tol == PETSC_DEFAULT) eps->tol = 1e-12;
   PetscCall(EPSAllocateSolution(eps, 0));
   PetscCall(MatDestroy(&ctx->F));
-  PetscCall(CreateFoldedOperator(H, PetscRealPart(eps->target), &ctx->F));
+  PetscCall(CreateFilterOperator(ctx, H, PetscRealPart(eps->target), p));
   PetscCall(InnerEPS(eps, &inner));
   PetscCall(EPSSetOperators(inner, ctx->F, nullptr));
   PetscCall(EPSGetDimensions(inner, nullptr, &ncv, &mpd));
@@ -124,47 +162,17 @@ PetscErrorCode EPSSetUp_Folded(EPS eps) {
   PetscFunctionReturn(0);
 }
 
-// About the largest eigenvalue of F >= 0: the Rayleigh quotient after `steps` power iterations (from below), from a
-// start vector fixed by the canonical rows, so by no rank count.
-PetscErrorCode LargestEigenvalueEstimate(Mat F, PetscInt steps, double *rho) {
-  Vec x, y;
-  PetscScalar *a, rq = 0;
-  PetscInt n, rstart;
-  const OperatorProperties *numbering;
-  PetscFunctionBeginUser;
-  PetscCall(OperatorGetProperties(F, &numbering));
-  PetscCall(MatCreateVecs(F, &x, &y));
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetOwnershipRange(x, &rstart, nullptr));
-  PetscCall(VecGetArray(x, &a));
-  for (PetscInt i = 0; i < n; ++i) { // golden-ratio sequence in (-1/2, 1/2): spread over every eigenvector
-    const double row = (double)(numbering ? numbering->canonicalRow(i, rstart) : rstart + i);
-    a[i] = row * 0.6180339887498949 - std::floor(row * 0.6180339887498949) - 0.5;
-  }
-  PetscCall(VecRestoreArray(x, &a));
-  PetscCall(VecNormalize(x, nullptr));
-  for (PetscInt k = 0; k < steps; ++k) {
-    PetscCall(MatMult(F, x, y));
-    PetscCall(VecDot(y, x, &rq)); // x^H F x
-    PetscCall(VecNormalize(y, nullptr));
-    std::swap(x, y);
-  }
-  *rho = std::max(PetscRealPart(rq), 0.0);
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscFunctionReturn(0);
-}
-
 // A solver that runs better on a centred spectrum (nemo) gets F - c I with c about half of F's largest eigenvalue
-// (anything in [rho/4, 3 rho/4] does; the estimate comes from below, so c <= rho/2).
-PetscErrorCode CentreForInner(EPS inner, Mat F) {
+// (anything in [rho/4, 3 rho/4] does; the estimate comes from below, so c <= rho/2). The Chebyshev filter's F lies
+// in [0, 1] by construction.
+PetscErrorCode CentreForInner(const EPS_Folded &ctx) {
   PetscErrorCode (*centre)(EPS, PetscReal) = nullptr;
-  double rho = 0;
+  double rho = 1;
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQueryFunction((PetscObject)inner, "EPSNemoSetCentre_C", &centre));
+  PetscCall(PetscObjectQueryFunction((PetscObject)ctx.inner, "EPSNemoSetCentre_C", &centre));
   if (!centre) PetscFunctionReturn(0);
-  PetscCall(LargestEigenvalueEstimate(F, 10, &rho));
-  PetscCall(EPSNemoSetCentre(inner, 0.5 * rho));
+  if (ctx.filter == FoldFilter::square) PetscCall(LargestEigenvalueEstimate(ctx.F, 10, &rho));
+  PetscCall(EPSNemoSetCentre(ctx.inner, 0.5 * rho));
   PetscFunctionReturn(0);
 }
 
@@ -207,7 +215,7 @@ PetscErrorCode EPSSolve_Folded(EPS eps) {
   PetscFunctionBeginUser;
   PetscCall(EPSGetOperators(eps, &H, nullptr));
   PetscCall(BVDestroy(&eps->V)); // the inner solver's basis will hold the states
-  PetscCall(CentreForInner(ctx->inner, ctx->F));
+  PetscCall(CentreForInner(*ctx));
   PetscCall(EPSSolve(ctx->inner));
   PetscCall(EPSGetConverged(ctx->inner, &nconv));
   PetscCall(EPSGetConvergedReason(ctx->inner, &reason));
@@ -247,7 +255,11 @@ PetscErrorCode EPSView_Folded(EPS eps, PetscViewer viewer) {
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  folded spectrum: the smallest eigenvalues of (H - %g)^2, states of H by Rayleigh quotients; the solver on it:\n", (double)PetscRealPart(eps->target)));
+  if (Ctx(eps)->filter == FoldFilter::square)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  folded spectrum: the smallest eigenvalues of (H - %g)^2, states of H by Rayleigh quotients; the solver on it:\n", (double)PetscRealPart(eps->target)));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev filter: the smallest eigenvalues of 1 - p(H), p of degree %" PetscInt_FMT " centred on %g on [%g, %g], states of H by Rayleigh quotients; the solver on it:\n",
+                                     Ctx(eps)->degree, (double)PetscRealPart(eps->target), Ctx(eps)->bounds[0], Ctx(eps)->bounds[1]));
   PetscCall(InnerEPS(eps, &inner));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(EPSView(inner, viewer));

@@ -12,6 +12,11 @@
 // mix them; such a vector is no eigenvector of H (its residual with H is about d), and the application says so.
 // With a nemo inner solver the recurrence runs on F - c I, c about half of F's largest eigenvalue (10 power
 // iterations, 20 products of H): centred, its vectors stay normalised.
+//
+// -eps_folded_filter chebyshev replaces (H - sigma)^2 by F = 1 - p(H) (ChebyshevFilter), p a Jackson-damped
+// Chebyshev filter of degree -eps_folded_filter_degree centred on sigma: the same question (the states nearest
+// sigma, from the smallest eigenvalues of F, with eigenvalues recovered from H), with the rest of the spectrum
+// pressed towards 1 instead of spread up to (||H|| + |sigma|)^2, at d products of H per application.
 #include <slepceps.h>
 
 #define EPSFOLDED "folded"
