@@ -76,6 +76,7 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
   PetscCall(SetEigenSolverDefaults(folded, rs.midgap()));
   PetscCall(EPSSetType(folded, EPSFOLDED));
   PetscCall(EPSSetFromOptions(folded));
+  PetscCall(EPSFoldedListOptions(comm));
   defaults.gap_center = rs.midgap();
   PetscCall(CompareOptionsFromOptions(comm, defaults, &co));
   PetscCall(ListRelaxationOptions(comm));

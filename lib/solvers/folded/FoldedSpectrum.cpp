@@ -36,6 +36,8 @@ struct EPS_Folded {
 
 EPS_Folded *Ctx(EPS eps) { return static_cast<EPS_Folded *>(eps->data); }
 
+const char *const kFoldedOptionsTitle = "EPS folded: the states nearest the target from a folded operator (tbpeta)";
+
 // The inner EPS on F, with the defaults of the folded problem (set before the user's -folded_eps_* options).
 PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
   EPS_Folded *ctx = Ctx(eps);
@@ -53,22 +55,27 @@ PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EPSSetFromOptions_Folded(EPS eps, PetscOptionItems *PetscOptionsObject) {
-  EPS_Folded *ctx = Ctx(eps);
-  EPS inner;
+// The type's own options, inside an options block (EPSSetFromOptions, or EPSFoldedListOptions for -help).
+PetscErrorCode ReadFoldedOptions(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const std::string &p, EPS_Folded *ctx) {
   char filter[64] = "square";
-  const std::string p = OptionPrefix(eps);
-  MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
   if (ctx->filter == FoldFilter::chebyshev) std::snprintf(filter, sizeof filter, "chebyshev");
-  PetscOptionsHeadBegin(PetscOptionsObject, "EPS folded: the states nearest the target from a folded operator (tbpeta)");
   PetscCall(PetscOptionsString("-eps_folded_filter", "The operator: square (H - sigma)^2, or chebyshev 1 - p(H) (a damped Chebyshev filter centred on sigma)", "EPSFOLDED", filter, filter, sizeof filter, nullptr));
   PetscCall(PetscOptionsInt("-eps_folded_filter_degree", "Degree of the Chebyshev filter (products of H per application)", "EPSFOLDED", ctx->degree, &ctx->degree, nullptr));
-  PetscOptionsHeadEnd();
   const std::string name = filter;
   PetscCheck(name == "square" || name == "chebyshev", comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter: '%s' is not allowed (allowed: square, chebyshev)", p.c_str(), filter);
   PetscCheck(ctx->degree >= 2, comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter_degree must be >= 2, got %" PetscInt_FMT, p.c_str(), ctx->degree);
   ctx->filter = name == "square" ? FoldFilter::square : FoldFilter::chebyshev;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSSetFromOptions_Folded(EPS eps, PetscOptionItems *PetscOptionsObject) {
+  EPS_Folded *ctx = Ctx(eps);
+  EPS inner;
+  PetscFunctionBeginUser;
+  PetscOptionsHeadBegin(PetscOptionsObject, kFoldedOptionsTitle);
+  PetscCall(ReadFoldedOptions(PetscOptionsObject, PetscObjectComm((PetscObject)eps), OptionPrefix(eps), ctx));
+  PetscOptionsHeadEnd();
   PetscCall(InnerEPS(eps, &inner));
   PetscCall(EPSSetFromOptions(inner));
   if (!Ctx(eps)->monitored) PetscCall(InstallSolveMonitor(inner, "the folded spectrum's solve on (H - sigma)^2"));
@@ -297,6 +304,15 @@ PetscErrorCode EPSCreate_Folded(EPS eps) {
   eps->ops->setupsort = EPSSetUpSort_Tbpeta;
   eps->ops->setdefaultst = EPSSetDefaultST_Folded;
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", EPSFoldedGetInner_Folded));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSFoldedListOptions(MPI_Comm comm) {
+  EPS_Folded defaults;
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, kFoldedOptionsTitle, "EPS");
+  PetscCall(ReadFoldedOptions(PetscOptionsObject, comm, "", &defaults));
+  PetscOptionsEnd();
   PetscFunctionReturn(0);
 }
 

@@ -26,6 +26,10 @@ namespace tbpeta {
 // The type's constructor, for EPSRegister.
 PetscErrorCode EPSCreate_Folded(EPS eps);
 
+// Lists the type's own options (-eps_folded_*) under -help: an EPS of type folded made beside another EPS with the
+// same prefix has its help suppressed by PETSc, which prints each object's options section once. Collective.
+PetscErrorCode EPSFoldedListOptions(MPI_Comm comm);
+
 // The eigen-solver on (H - sigma)^2 (created with the outer EPS; set up by its first solve). Not collective.
 PetscErrorCode EPSFoldedGetInner(EPS eps, EPS *inner);
 
