@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <fstream>
 #include <sstream>
 
@@ -109,7 +110,7 @@ TEST(Strain, GradientEqualsCentralDifferences) {
   ASSERT_EQ(VecNorm(e.g, NORM_INFINITY, &gmax), 0);
   ASSERT_GT(gmax, 0.1);
   const double h = 1e-5;
-  for (PetscInt atom : {0, 17, 101, (PetscInt)s.total / 2, (PetscInt)s.total - 1})
+  for (PetscInt atom : std::initializer_list<PetscInt>{0, 17, 101, (PetscInt)s.total / 2, (PetscInt)s.total - 1})
     for (int c = 0; c < 3; ++c) {
       PetscInt row = -1; // the global row of the atom's component on its owner (canonical order is not global order)
       for (PetscInt i = 0; i < s.owned; ++i)
