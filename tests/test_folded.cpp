@@ -52,6 +52,24 @@ std::vector<double> Nearest(std::vector<double> all, double sigma, size_t nev, d
   return out;
 }
 
+// The alloyed dot's H (with spin-orbit, small enough for dense LAPACK), the host's midgap, H's rows, and the nev
+// dense-LAPACK states nearest midgap, well separated from the next.
+void AlloyedDotWithReference(size_t nev, Mat *H, double *midgap, PetscInt *rows, std::vector<double> *ref) {
+  TightBindingSystem sys;
+  double vbm, cbm, boundary_gap;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", H), 0);
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  *midgap = 0.5 * (vbm + cbm);
+  ASSERT_TRUE(sys.model.spin_orbit);
+  MatGetSize(*H, rows, nullptr);
+  ASSERT_LE(*rows, 800); // dense LAPACK stays quick
+  std::vector<double> all;
+  ASSERT_EQ(AllEigenvalues(*H, &all), 0);
+  *ref = Nearest(all, *midgap, nev, &boundary_gap);
+  ASSERT_GT(boundary_gap, 1e-3) << "the " << nev << " states nearest midgap are not well separated from the next";
+}
+
 } // namespace
 
 TEST(Folded, ShellAppliesTheSquareExactly) {
@@ -170,23 +188,12 @@ TEST(Folded, StatesNearMidgapAgreeWithLapack) {
 // Kramers partners, H products counted.
 TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   TBPETA_ASSERT_RANKS();
-  TightBindingSystem sys;
-  Mat H;
-  double vbm, cbm;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
-  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  const double midgap = 0.5 * (vbm + cbm);
-  ASSERT_TRUE(sys.model.spin_orbit);
-  PetscInt n;
-  MatGetSize(H, &n, nullptr);
-  ASSERT_LE(n, 800); // dense LAPACK stays quick
-  std::vector<double> all;
-  ASSERT_EQ(AllEigenvalues(H, &all), 0);
+  Mat H = nullptr;
+  double midgap = 0;
+  PetscInt n = 0;
   const size_t nev = 8;
-  double boundary_gap;
-  const std::vector<double> ref = Nearest(all, midgap, nev, &boundary_gap);
-  ASSERT_GT(boundary_gap, 1e-3) << "the 8 states nearest midgap are not well separated from the 9th";
+  std::vector<double> ref;
+  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &H, &midgap, &n, &ref));
 
   EigenStates by[2];
   const char *inner[2] = {"krylovschur", "nemo"};
@@ -246,19 +253,12 @@ TEST(Folded, ChebyshevFilterIsAPositivePeakAtItsCentre) {
 // states of dense LAPACK nearest the centre, on any number of ranks, with d products of H per application of F.
 TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
   TBPETA_ASSERT_RANKS();
-  TightBindingSystem sys;
-  Mat H;
-  double vbm, cbm;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
-  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  const double midgap = 0.5 * (vbm + cbm);
-  std::vector<double> all;
-  ASSERT_EQ(AllEigenvalues(H, &all), 0);
+  Mat H = nullptr;
+  double midgap = 0;
+  PetscInt n = 0;
   const size_t nev = 8;
-  double boundary_gap;
-  const std::vector<double> ref = Nearest(all, midgap, nev, &boundary_gap);
-  ASSERT_GT(boundary_gap, 1e-3) << "the 8 states nearest midgap are not well separated from the 9th";
+  std::vector<double> ref;
+  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &H, &midgap, &n, &ref));
   const PetscInt degree = 12;
   for (const char *inner : {"nemo", "krylovschur"}) {
     EigenStates st;

@@ -1,19 +1,19 @@
 #include "solvers/folded/ChebyshevFilter.hpp"
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
-#include "operator/OperatorProperties.hpp"
+#include "solvers/folded/FoldedOperator.hpp"
 
 namespace tbpeta {
 
 namespace {
 
-struct FilterContext {
-  Mat H = nullptr; // referenced
+struct FilterContext : OperatorOfH {
   double centre = 0, half_width = 1; // of the interval: H' = (H - centre) / half_width has its spectrum in [-1, 1]
   std::vector<double> c;             // c_0..c_d
-  Vec t[3] = {nullptr, nullptr, nullptr};
+  OwnedVec t[3];
 };
 
 double Scaled(const ChebyshevFilterSpec &s, double x) { return (x - 0.5 * (s.lo + s.hi)) / (0.5 * (s.hi - s.lo)); }
@@ -39,30 +39,12 @@ PetscErrorCode FilterMult(Mat F, Vec x, Vec y) {
   PetscCall(VecAXPBY(y, -f->c[1], 1.0 - f->c[0], old));
   for (size_t k = 2; k < f->c.size(); ++k) {
     Vec next = f->t[0];
-    for (Vec t : f->t)
-      if (t != older && t != old) next = t;
+    for (const OwnedVec &t : f->t)
+      if (t.get() != older && t.get() != old) next = t;
     PetscCall(ChebyshevStep(*f, old, older, next)); // T_k x = 2 H' T_{k-1} x - T_{k-2} x
     PetscCall(VecAXPY(y, -f->c[k], next));
     older = old, old = next;
   }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FilterCreateVecs(Mat F, Vec *right, Vec *left) {
-  FilterContext *f;
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(F, &f));
-  PetscCall(MatCreateVecs(f->H, right, left));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FilterDestroy(Mat F) {
-  FilterContext *f;
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(F, &f));
-  for (Vec &v : f->t) PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&f->H));
-  delete f;
   PetscFunctionReturn(0);
 }
 
@@ -90,36 +72,18 @@ double ChebyshevFilterValue(const ChebyshevFilterSpec &spec, double x) {
 }
 
 PetscErrorCode CreateChebyshevFilterOperator(Mat H, const ChebyshevFilterSpec &spec, Mat *F) {
-  PetscInt m, n, M, N;
   MPI_Comm comm;
-  const OperatorProperties *hp;
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
-  PetscCall(MatGetLocalSize(H, &m, &n));
-  PetscCall(MatGetSize(H, &M, &N));
-  PetscCheck(M == N && m == n, comm, PETSC_ERR_ARG_SIZ, "the Chebyshev filter needs a square H with equal row and column layouts");
   PetscCheck(spec.degree >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "the Chebyshev filter needs degree >= 2, got %" PetscInt_FMT, spec.degree);
   PetscCheck(spec.lo < spec.sigma && spec.sigma < spec.hi, comm, PETSC_ERR_ARG_OUTOFRANGE, "the filter's centre %g eV is outside H's spectrum [%g, %g] eV", spec.sigma, spec.lo, spec.hi);
-  auto *f = new FilterContext;
-  f->H = H;
+  auto f = std::make_unique<FilterContext>();
   f->centre = 0.5 * (spec.lo + spec.hi), f->half_width = 0.5 * (spec.hi - spec.lo);
   f->c.resize(spec.degree + 1);
   ChebyshevFilterCoefficients(spec, f->c.data());
-  PetscCall(PetscObjectReference((PetscObject)H));
-  for (Vec &v : f->t) PetscCall(MatCreateVecs(H, &v, nullptr));
-  PetscCall(MatCreateShell(comm, m, n, M, N, f, F));
-  PetscCall(MatShellSetOperation(*F, MATOP_MULT, (void (*)(void))FilterMult));
-  PetscCall(MatShellSetOperation(*F, MATOP_MULT_HERMITIAN_TRANSPOSE, (void (*)(void))FilterMult));
-  PetscCall(MatShellSetOperation(*F, MATOP_CREATE_VECS, (void (*)(void))FilterCreateVecs));
-  PetscCall(MatShellSetOperation(*F, MATOP_DESTROY, (void (*)(void))FilterDestroy));
-  PetscCall(MatSetOption(*F, MAT_HERMITIAN, PETSC_TRUE));
-  PetscCall(PetscObjectSetName((PetscObject)*F, "Chebyshev filter 1 - p(H)"));
-  OperatorProperties p;
-  PetscCall(OperatorGetProperties(H, &hp));
-  if (hp) p = *hp;
-  p.kind = "chebyshev_filter", p.description = "1 - p(H), p a Jackson-damped Chebyshev filter", p.has_entries = false, p.nonzeros = 0, p.bytes = 0;
-  p.rows = M;
-  PetscCall(OperatorSetProperties(*F, std::move(p), false));
+  for (OwnedVec &v : f->t) PetscCall(MatCreateVecs(H, v.out(), nullptr));
+  PetscCall(CreateOperatorOfH(H, f.get(), FilterMult, "Chebyshev filter 1 - p(H)", "chebyshev_filter", "1 - p(H), p a Jackson-damped Chebyshev filter", F));
+  f.release(); // the shell owns it
   PetscFunctionReturn(0);
 }
 

@@ -1,15 +1,33 @@
 #include "solvers/folded/FoldedOperator.hpp"
 
+#include <memory>
+#include <utility>
+
 #include "operator/OperatorProperties.hpp"
 
 namespace tbpeta {
 
 namespace {
 
-struct FoldedContext {
-  Mat H = nullptr; // referenced
+PetscErrorCode OperatorOfHCreateVecs(Mat F, Vec *right, Vec *left) {
+  OperatorOfH *ctx;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(F, &ctx));
+  PetscCall(MatCreateVecs(ctx->H, right, left));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode OperatorOfHDestroy(Mat F) {
+  OperatorOfH *ctx;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(F, &ctx));
+  delete ctx;
+  PetscFunctionReturn(0);
+}
+
+struct FoldedContext : OperatorOfH {
   PetscScalar sigma = 0;
-  Vec work = nullptr; // (H - sigma) x
+  OwnedVec work; // (H - sigma) x
 };
 
 PetscErrorCode FoldedMult(Mat F, Vec x, Vec y) {
@@ -23,27 +41,9 @@ PetscErrorCode FoldedMult(Mat F, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FoldedCreateVecs(Mat F, Vec *right, Vec *left) {
-  FoldedContext *ctx;
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(F, &ctx));
-  PetscCall(MatCreateVecs(ctx->H, right, left));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FoldedDestroy(Mat F) {
-  FoldedContext *ctx;
-  PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(F, &ctx));
-  PetscCall(VecDestroy(&ctx->work));
-  PetscCall(MatDestroy(&ctx->H));
-  delete ctx;
-  PetscFunctionReturn(0);
-}
-
 } // namespace
 
-PetscErrorCode CreateFoldedOperator(Mat H, double sigma, Mat *F) {
+PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *name, const char *kind, const char *description, Mat *F) {
   PetscInt m, n, M, N;
   MPI_Comm comm;
   const OperatorProperties *hp;
@@ -51,25 +51,32 @@ PetscErrorCode CreateFoldedOperator(Mat H, double sigma, Mat *F) {
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
   PetscCall(MatGetLocalSize(H, &m, &n));
   PetscCall(MatGetSize(H, &M, &N));
-  PetscCheck(M == N && m == n, comm, PETSC_ERR_ARG_SIZ, "the folded operator needs a square H with equal row and column layouts");
-  auto *ctx = new FoldedContext;
-  ctx->H = H;
-  ctx->sigma = sigma;
+  PetscCheck(M == N && m == n, comm, PETSC_ERR_ARG_SIZ, "%s needs a square H with equal row and column layouts", name);
   PetscCall(PetscObjectReference((PetscObject)H));
-  PetscCall(MatCreateVecs(H, &ctx->work, nullptr));
+  ctx->H.reset(H);
   PetscCall(MatCreateShell(comm, m, n, M, N, ctx, F));
-  PetscCall(MatShellSetOperation(*F, MATOP_MULT, (void (*)(void))FoldedMult));
-  PetscCall(MatShellSetOperation(*F, MATOP_MULT_HERMITIAN_TRANSPOSE, (void (*)(void))FoldedMult));
-  PetscCall(MatShellSetOperation(*F, MATOP_CREATE_VECS, (void (*)(void))FoldedCreateVecs));
-  PetscCall(MatShellSetOperation(*F, MATOP_DESTROY, (void (*)(void))FoldedDestroy));
+  PetscCall(MatShellSetOperation(*F, MATOP_MULT, (void (*)(void))mult));
+  PetscCall(MatShellSetOperation(*F, MATOP_MULT_HERMITIAN_TRANSPOSE, (void (*)(void))mult));
+  PetscCall(MatShellSetOperation(*F, MATOP_CREATE_VECS, (void (*)(void))OperatorOfHCreateVecs));
+  PetscCall(MatShellSetOperation(*F, MATOP_DESTROY, (void (*)(void))OperatorOfHDestroy));
   PetscCall(MatSetOption(*F, MAT_HERMITIAN, PETSC_TRUE));
-  PetscCall(PetscObjectSetName((PetscObject)*F, "folded operator (H - sigma)^2"));
+  PetscCall(PetscObjectSetName((PetscObject)*F, name));
   OperatorProperties p;
   PetscCall(OperatorGetProperties(H, &hp));
   if (hp) p = *hp;
-  p.kind = "folded", p.description = "(H - sigma)^2", p.has_entries = false, p.nonzeros = 0, p.bytes = 0;
+  p.kind = kind, p.description = description, p.has_entries = false, p.nonzeros = 0, p.bytes = 0;
   p.rows = M;
   PetscCall(OperatorSetProperties(*F, std::move(p), false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CreateFoldedOperator(Mat H, double sigma, Mat *F) {
+  PetscFunctionBeginUser;
+  auto ctx = std::make_unique<FoldedContext>();
+  ctx->sigma = sigma;
+  PetscCall(MatCreateVecs(H, ctx->work.out(), nullptr));
+  PetscCall(CreateOperatorOfH(H, ctx.get(), FoldedMult, "folded operator (H - sigma)^2", "folded", "(H - sigma)^2", F));
+  ctx.release(); // the shell owns it
   PetscFunctionReturn(0);
 }
 
