@@ -81,22 +81,53 @@ PetscErrorCode DestroyBlockOperator(Mat H) {
   PetscFunctionReturn(0);
 }
 
-// acc[r] += sum_c B[r][c] x[c] for the S spin components of x (each N complex numbers as (re, im) pairs):
-// acc[s][r][0..1]. The innermost two-element loop over (re, im) and the fixed bounds let the compiler keep the
-// accumulators in vector registers (measured on a synthetic kernel: 1.8x the -O2 scalar form at -O3, 2.6x with AVX2/FMA).
+// Two rows' (re, im), and one row's: GCC/Clang vector types, lowered to whatever the target has (AVX2 here).
+using Pair4 = double __attribute__((vector_size(32)));
+using Pair2 = double __attribute__((vector_size(16)));
+
+// acc[s][r] += sum_c B[r][c] x_s[c] for the S spin components of x (each N complex numbers as (re, im) pairs).
+// Bt is B column by column (StoreByColumns): for each c, the rows come in pairs (B[r][c], B[r][c], B[r+1][c],
+// B[r+1][c]), each multiplied by (x re, x im, x re, x im) into an accumulator of its own (no chain of dependent
+// additions), and one pair of B serves both spins. Measured on the 10^6-atom dot (bench_operators, 1 rank): the
+// product about 1.5x faster than the row-by-row loop, whose rows were chains of N dependent additions.
 template <int N, int S>
-inline void AddBlockProduct(const double *B, const double *x, double (*acc)[N][2]) {
+inline void AddBlockProduct(const double *Bt, const double *x, double (*acc)[N][2]) {
+  constexpr int P = N / 2; // row pairs; an odd N's last row apart
+  Pair4 a[S][P];
+  Pair2 last[S];
   for (int sp = 0; sp < S; ++sp) {
-    const double *xs = x + 2 * N * sp;
-    for (int r = 0; r < N; ++r) {
-      const double *Br = B + r * N;
-      for (int c = 0; c < N; ++c) {
-        const double v = Br[c];
-        acc[sp][r][0] += v * xs[2 * c];
-        acc[sp][r][1] += v * xs[2 * c + 1];
-      }
+    std::memcpy(a[sp], acc[sp], sizeof a[sp]);
+    if constexpr (N % 2) std::memcpy(&last[sp], acc[sp][N - 1], sizeof last[sp]);
+  }
+  for (int c = 0; c < N; ++c) {
+    const double *Bc = Bt + c * N;
+    Pair2 xc[S];
+    Pair4 xx[S];
+    for (int sp = 0; sp < S; ++sp) {
+      std::memcpy(&xc[sp], x + 2 * (sp * N + c), sizeof xc[sp]);
+      xx[sp] = __builtin_shufflevector(xc[sp], xc[sp], 0, 1, 0, 1);
+    }
+    for (int k = 0; k < P; ++k) {
+      Pair2 b;
+      std::memcpy(&b, Bc + 2 * k, sizeof b);
+      const Pair4 bb = __builtin_shufflevector(b, b, 0, 0, 1, 1);
+      for (int sp = 0; sp < S; ++sp) a[sp][k] += bb * xx[sp];
+    }
+    if constexpr (N % 2) {
+      const Pair2 bl = {Bc[N - 1], Bc[N - 1]};
+      for (int sp = 0; sp < S; ++sp) last[sp] += bl * xc[sp];
     }
   }
+  for (int sp = 0; sp < S; ++sp) {
+    std::memcpy(acc[sp], a[sp], sizeof a[sp]);
+    if constexpr (N % 2) std::memcpy(acc[sp][N - 1], &last[sp], sizeof last[sp]);
+  }
+}
+
+// An n x n row-major block, in place, column by column (the layout AddBlockProduct reads).
+inline void StoreByColumns(int n, double *B) {
+  for (int r = 0; r < n; ++r)
+    for (int c = r + 1; c < n; ++c) std::swap(B[r * n + c], B[c * n + r]);
 }
 
 // acc += phase t.
@@ -176,6 +207,7 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     alignas(32) double scratch[N * N];
     if (op.source == BlockSource::recomputed) {
       HamiltonianBlocks::RecomputeBondBlock(op.model, key, scratch);
+      StoreByColumns(N, scratch);
       B = scratch;
     } else B = op.blocks.data() + (size_t)key * N * N;
     if (ph == 0) {
@@ -468,6 +500,7 @@ private:
       if (!blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data());
       slot = (int)(op_->blocks.size() / nb);
       op_->blocks.insert(op_->blocks.end(), B_.begin(), B_.end());
+      StoreByColumns(op_->norb, op_->blocks.data() + (size_t)slot * nb);
       if (op_->source == BlockSource::shared) key_slot_[key] = slot;
     }
     op_->block[i][b] = slot;
@@ -578,7 +611,11 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
         for (bool anion_row : {true, false}) op->rows.push_back(MakeRowIntegrals(m, anion_row, model.strained.scaling == BondScaling::harrison, UnstrainedBondLength2(m)));
       if (source == BlockSource::shared) { // the ideal bonds' blocks, by key
         op->blocks.resize((size_t)blocks.bondKeys() * op->norb * op->norb);
-        for (int key = 0; key < blocks.bondKeys(); ++key) blocks.bondBlock(key, op->blocks.data() + (size_t)key * op->norb * op->norb);
+        for (int key = 0; key < blocks.bondKeys(); ++key) {
+          double *B = op->blocks.data() + (size_t)key * op->norb * op->norb;
+          blocks.bondBlock(key, B);
+          StoreByColumns(op->norb, B);
+        }
       }
     }
   }
