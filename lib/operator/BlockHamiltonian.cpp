@@ -221,11 +221,6 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   std::memcpy(yi, acc, sizeof acc);
 }
 
-// Forms the n entries of x = (w - a v) s of one atom in place in w (the lazy product).
-inline void FormEntries(int n, double *w, const double *v, double a, double s) {
-  for (int k = 0; k < n; ++k) w[k] = LanczosNextEntry(w[k], v[k], a, s);
-}
-
 using AtomKernel = void (*)(const BlockOperator &, PetscInt, const double *, const double *, double *);
 
 AtomKernel KernelFor(int norb, int spins) {
@@ -295,25 +290,45 @@ PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+// One four-lane chunk of FuseAtom at entry k, into the partial sums a[q][lane].
+inline void FuseChunk(int k, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, double (*a)[4]) {
+  alignas(32) double yk[4];
+  for (int l = 0; l < 4; ++l) yk[l] = pi ? std::fma(-b, pi[k + l], std::fma(-c, xi[k + l], hi[k + l])) : std::fma(-c, xi[k + l], hi[k + l]);
+  for (int l = 0; l < 4; ++l) {
+    yi[k + l] = yk[l];
+    a[0][l] = std::fma(xi[k + l], yk[l], a[0][l]), a[1][l] = std::fma(yk[l], yk[l], a[1][l]), a[2][l] = std::fma(xi[k + l], xi[k + l], a[2][l]);
+  }
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// FuseChunk in vector registers: the same fused multiply-adds on the same lanes, so the same bits.
+inline void FuseChunk(int k, const double *xi, const double *pi, __m256d mb, __m256d mc, const double *hi, double *yi, __m256d *a) {
+  const __m256d x = _mm256_loadu_pd(xi + k);
+  __m256d y = _mm256_fmadd_pd(mc, x, _mm256_loadu_pd(hi + k));
+  if (pi) y = _mm256_fmadd_pd(mb, _mm256_loadu_pd(pi + k), y);
+  _mm256_storeu_pd(yi + k, y);
+  a[0] = _mm256_fmadd_pd(x, y, a[0]), a[1] = _mm256_fmadd_pd(y, y, a[1]), a[2] = _mm256_fmadd_pd(x, x, a[2]);
+}
+#endif
+
 // The fused Lanczos step's part of atom i (FusedLanczosProduct.hpp): yi = hi - c xi - b pi (hi: (H x)_i, may be yi),
 // and its sums Re x^H y, y^H y, x^H x. Four lanes at a time (re, im, re, im), two sets of partial sums taken in turn
-// (shorter chains of dependent multiply-adds), added in a fixed order: the compiler keeps the lanes in vector
-// registers. pi may be yi (each entry is read before it is written). Every multiply-add is an explicit fma, so that
-// the fused and the lazy sweep, which inline this in different code, round alike (the compiler's own contraction may
-// differ between them).
+// (shorter chains of dependent multiply-adds), added in a fixed order. pi may be yi (each entry is read before it is
+// written). Every multiply-add is an explicit fused one, in vector registers where the target has them (the compiler
+// leaves std::fma scalar, which cost as much as the product's own arithmetic), so that the fused and the lazy sweep,
+// which inline this in different code, round alike.
 inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, double *sums) {
   const int n = 2 * bs;
   alignas(32) double acc[2][3][4] = {};
   int k = 0;
-  for (; k + 4 <= n; k += 4) {
-    double(*a)[4] = acc[(k / 4) & 1];
-    alignas(32) double yk[4];
-    for (int l = 0; l < 4; ++l) yk[l] = pi ? std::fma(-b, pi[k + l], std::fma(-c, xi[k + l], hi[k + l])) : std::fma(-c, xi[k + l], hi[k + l]);
-    for (int l = 0; l < 4; ++l) {
-      yi[k + l] = yk[l];
-      a[0][l] = std::fma(xi[k + l], yk[l], a[0][l]), a[1][l] = std::fma(yk[l], yk[l], a[1][l]), a[2][l] = std::fma(xi[k + l], xi[k + l], a[2][l]);
-    }
-  }
+#if defined(__AVX2__) && defined(__FMA__)
+  const __m256d mb = _mm256_set1_pd(-b), mc = _mm256_set1_pd(-c);
+  __m256d a0[3] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()}, a1[3] = {a0[0], a0[1], a0[2]};
+  for (; k + 8 <= n; k += 8) FuseChunk(k, xi, pi, mb, mc, hi, yi, a0), FuseChunk(k + 4, xi, pi, mb, mc, hi, yi, a1);
+  if (k + 4 <= n) FuseChunk(k, xi, pi, mb, mc, hi, yi, a0), k += 4;
+  for (int q = 0; q < 3; ++q) _mm256_store_pd(acc[0][q], a0[q]), _mm256_store_pd(acc[1][q], a1[q]);
+#endif
+  for (; k + 4 <= n; k += 4) FuseChunk(k, xi, pi, b, c, hi, yi, acc[(k / 4) & 1]);
   for (; k < n; ++k) { // one complex entry left (an odd block size)
     const double yk = pi ? std::fma(-b, pi[k], std::fma(-c, xi[k], hi[k])) : std::fma(-c, xi[k], hi[k]);
     yi[k] = yk;
@@ -367,7 +382,7 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   double *wd = reinterpret_cast<double *>(wa), *yd = reinterpret_cast<double *>(ya);
   const int nb = 2 * op->bs;
   const size_t n = (size_t)nb;
-  const auto form = [&](PetscInt i) { FormEntries(nb, wd + n * i, vd + n * i, a, s); };
+  const auto form = [&](PetscInt i) { LanczosNextEntries(nb, wd + n * i, vd + n * i, a, s); }; // x_i in place in w
   for (PetscInt i : op->boundary) form(i);
   const std::vector<PetscInt> &in = op->interior;
   size_t formed = 0;

@@ -10,6 +10,10 @@
 #include <petscmat.h>
 
 #include <cmath>
+#include <cstddef>
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
 
 namespace tbpeta {
 
@@ -23,6 +27,18 @@ using LazyLanczosProduct = PetscErrorCode (*)(Mat H, Vec v, Vec w, double a, dou
 // One real or imaginary part of the next Lanczos vector, (w - a v) s: one fused multiply-add (correctly rounded, so the
 // same bits whether the operator's sweep or the recurrence forms it, whatever the compiler flags), then the scaling.
 inline double LanczosNextEntry(double w, double v, double a, double s) { return std::fma(-a, v, w) * s; }
+
+// w[k] = LanczosNextEntry(w[k], v[k], a, s) for k < n: four at a time where the target has vector fused
+// multiply-adds (each correctly rounded once, so the same bits as the scalar form; the compiler leaves std::fma
+// scalar here).
+inline void LanczosNextEntries(std::ptrdiff_t n, double *w, const double *v, double a, double s) {
+  std::ptrdiff_t k = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+  const __m256d ma = _mm256_set1_pd(-a), ms = _mm256_set1_pd(s);
+  for (; k + 4 <= n; k += 4) _mm256_storeu_pd(w + k, _mm256_mul_pd(_mm256_fmadd_pd(ma, _mm256_loadu_pd(v + k), _mm256_loadu_pd(w + k)), ms));
+#endif
+  for (; k < n; ++k) w[k] = LanczosNextEntry(w[k], v[k], a, s);
+}
 
 // Attaches f to H. Not collective.
 PetscErrorCode MatSetFusedLanczosProduct(Mat H, FusedLanczosProduct f);

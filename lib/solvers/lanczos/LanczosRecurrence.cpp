@@ -163,9 +163,7 @@ PetscErrorCode OrthogonaliseWithNorm(Recurrence &r, double a, double *b) {
 // r.vprev = v_j, r.v = v_{j+1}.
 PetscErrorCode FormNext(Recurrence &r, double a, double s) {
   PetscFunctionBeginUser;
-  PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) {
-    for (PetscInt i = 0; i < m; ++i) w[i] = LanczosNextEntry(w[i], v[i], a, s);
-  }));
+  PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) { LanczosNextEntries(m, w, v, a, s); }));
   Vec t = r.vprev;
   r.vprev = r.v, r.v = r.w, r.w = t, ++r.newest;
   PetscFunctionReturn(0);
