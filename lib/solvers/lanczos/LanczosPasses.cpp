@@ -263,9 +263,10 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscFunctionReturn(0);
   };
   r.keep_previous = true; // the vectors are added two at a time
+  const double started = spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
   for (int j = 0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
-      PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed(), (double)j / M).c_str()));
+      PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
     if (r.pending && r.newest + 1 == M - 1) PetscCall(Materialise(r)); // v_{M-1} is the last vector needed
     else {
       double a, b;
