@@ -52,21 +52,33 @@ std::vector<double> Nearest(std::vector<double> all, double sigma, size_t nev, d
   return out;
 }
 
-// The alloyed dot's H (with spin-orbit, small enough for dense LAPACK), the host's midgap, H's rows, and the nev
-// dense-LAPACK states nearest midgap, well separated from the next.
-void AlloyedDotWithReference(size_t nev, Mat *H, double *midgap, PetscInt *rows, std::vector<double> *ref) {
+// The alloyed dot's H (with spin-orbit, small enough for dense LAPACK), the host's midgap, H's rows, and the
+// dense-LAPACK states nearest midgap; H is destroyed with it.
+struct AlloyedDot {
+  Mat H = nullptr;
+  double midgap = 0;
+  PetscInt rows = 0;
+  std::vector<double> ref;
+  AlloyedDot() = default;
+  AlloyedDot(const AlloyedDot &) = delete;
+  AlloyedDot &operator=(const AlloyedDot &) = delete;
+  ~AlloyedDot() { MatDestroy(&H); }
+};
+
+// Builds the dot with its nev reference states, well separated from the next.
+void AlloyedDotWithReference(size_t nev, AlloyedDot *dot) {
   TightBindingSystem sys;
   double vbm, cbm, boundary_gap;
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kAlloyedDot, &sys), 0);
-  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", H), 0);
+  ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &dot->H), 0);
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  *midgap = 0.5 * (vbm + cbm);
+  dot->midgap = 0.5 * (vbm + cbm);
   ASSERT_TRUE(sys.model.spin_orbit);
-  MatGetSize(*H, rows, nullptr);
-  ASSERT_LE(*rows, 800); // dense LAPACK stays quick
+  MatGetSize(dot->H, &dot->rows, nullptr);
+  ASSERT_LE(dot->rows, 800); // dense LAPACK stays quick
   std::vector<double> all;
-  ASSERT_EQ(AllEigenvalues(*H, &all), 0);
-  *ref = Nearest(all, *midgap, nev, &boundary_gap);
+  ASSERT_EQ(AllEigenvalues(dot->H, &all), 0);
+  dot->ref = Nearest(all, dot->midgap, nev, &boundary_gap);
   ASSERT_GT(boundary_gap, 1e-3) << "the " << nev << " states nearest midgap are not well separated from the next";
 }
 
@@ -188,12 +200,10 @@ TEST(Folded, StatesNearMidgapAgreeWithLapack) {
 // Kramers partners, H products counted.
 TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   TBPETA_ASSERT_RANKS();
-  Mat H = nullptr;
-  double midgap = 0;
-  PetscInt n = 0;
   const size_t nev = 8;
-  std::vector<double> ref;
-  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &H, &midgap, &n, &ref));
+  AlloyedDot dot;
+  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &dot));
+  const auto &[H, midgap, n, ref] = dot;
 
   EigenStates by[2];
   const char *inner[2] = {"krylovschur", "nemo"};
@@ -225,7 +235,6 @@ TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   }
   for (size_t i = 0; i < nev; ++i) EXPECT_NEAR(by[0].values[i], by[1].values[i], 1e-8) << i;
   PetscOptionsClear(nullptr);
-  MatDestroy(&H);
 }
 
 // The Chebyshev filter's polynomial: 1 at its centre, inside [0, 1] over the whole interval (the Jackson kernel is
@@ -253,12 +262,10 @@ TEST(Folded, ChebyshevFilterIsAPositivePeakAtItsCentre) {
 // states of dense LAPACK nearest the centre, on any number of ranks, with d products of H per application of F.
 TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
   TBPETA_ASSERT_RANKS();
-  Mat H = nullptr;
-  double midgap = 0;
-  PetscInt n = 0;
   const size_t nev = 8;
-  std::vector<double> ref;
-  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &H, &midgap, &n, &ref));
+  AlloyedDot dot;
+  ASSERT_NO_FATAL_FAILURE(AlloyedDotWithReference(nev, &dot));
+  const auto &[H, midgap, n, ref] = dot;
   const PetscInt degree = 12;
   for (const char *inner : {"nemo", "krylovschur"}) {
     EigenStates st;
@@ -282,7 +289,6 @@ TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
                   (int)st.iterations, (int)st.products, worst, st.seconds);
   }
   PetscOptionsClear(nullptr);
-  MatDestroy(&H);
 }
 
 // sigma exactly midway between two levels: they are one level d^2 of F, which the single-vector Lanczos sees once,
