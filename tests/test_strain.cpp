@@ -232,11 +232,18 @@ double BiaxialEnergy(double e_par, double e_zz, double beta_over_alpha) {
   return e;
 }
 
-std::filesystem::path ScratchDir() {
-  const auto dir = std::filesystem::temp_directory_path() / ("tbpeta_test_strain_" + std::to_string(getppid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A directory shared by the ranks of one mpiexec (named by its pid), removed by rank 0 when the test leaves it.
+struct ScratchDir {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tbpeta_test_strain_" + std::to_string(getppid()));
+  ScratchDir() { std::filesystem::create_directories(dir); }
+  ~ScratchDir() {
+    MPI_Barrier(PETSC_COMM_WORLD);
+    std::error_code ec;
+    if (test::commRank() == 0) std::filesystem::remove_all(dir, ec);
+  }
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+};
 
 } // namespace
 
@@ -244,7 +251,8 @@ std::filesystem::path ScratchDir() {
 // e_zz / e_xx = -2 C12 / C11.
 TEST(Strain, PseudomorphicLayerOfSmallMismatch) {
   TBPETA_ASSERT_RANKS();
-  const auto file = ScratchDir() / "GaAs-larger.tbp";
+  const ScratchDir scratch;
+  const auto file = scratch.dir / "GaAs-larger.tbp";
   if (test::commRank() == 0) std::ofstream(file) << test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp", "a_lattice", "a_lattice = 5.65376532");
   MPI_Barrier(PETSC_COMM_WORLD);
   TightBindingSystem sys;
