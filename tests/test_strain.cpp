@@ -40,7 +40,7 @@ std::vector<double> GatherDisplacements(MPI_Comm comm, const Structure &s) {
   std::vector<double> all(3 * s.total, 0.0);
   const std::vector<PetscInt> canonical = s.canonicalAtoms();
   for (PetscInt i = 0; i < s.owned; ++i)
-    for (int c = 0; c < 3; ++c) all[3 * canonical[i] + c] = s.displacement[i][c];
+    for (int c = 0; c < 3; ++c) all[3 * canonical[i] + c] = s.displacementOf(i)[c];
   MPI_Allreduce(MPI_IN_PLACE, all.data(), (int)all.size(), MPI_DOUBLE, MPI_SUM, comm);
   return all;
 }

@@ -36,6 +36,7 @@ constexpr Kind kKinds[] = {{"aij", true}, {"baij", true}, {"stored_blocks", true
 // A displacement of up to 0.012 nm per component from a hash of the atom's site: the same atom gets the same
 // displacement on every rank and through every periodic face.
 void DisplaceAtoms(Structure *s) {
+  s->StoreDisplacements();
   for (size_t i = 0; i < s->sites.size(); ++i) {
     const PlaneIndex &p = s->sites[i];
     for (int c = 0; c < 3; ++c) {

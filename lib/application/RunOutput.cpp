@@ -67,7 +67,8 @@ AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain
   storage->assign(4, {});
   std::vector<double> &u = (*storage)[0], &tensor = (*storage)[1], &hydrostatic = (*storage)[2], &biaxial = (*storage)[3];
   for (PetscInt i = 0; i < s.owned; ++i) {
-    u.insert(u.end(), s.displacement[i].begin(), s.displacement[i].end());
+    const std::array<double, 3> ui = s.displacementOf(i);
+    u.insert(u.end(), ui.begin(), ui.end());
     tensor.insert(tensor.end(), strain.tensors[i].begin(), strain.tensors[i].end());
     hydrostatic.push_back(Hydrostatic(strain.tensors[i]));
     biaxial.push_back(Biaxial(strain.tensors[i]));

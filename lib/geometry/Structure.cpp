@@ -30,7 +30,8 @@ int BoxIndexer::localIndex(PlaneIndex p) const {
 std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
   const PlaneIndex &p = sites[site];
   const double q = a_nm / 4;
-  return {p.x * q + displacement[site][0], p.y * q + displacement[site][1], p.z * q + displacement[site][2]};
+  const std::array<double, 3> u = displacementOf(site);
+  return {p.x * q + u[0], p.y * q + u[1], p.z * q + u[2]};
 }
 
 std::vector<PetscInt> Structure::canonicalAtoms() const {
@@ -167,8 +168,7 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));
-  AssignMaterials(nano, &s);
-  s.displacement.assign(s.sites.size(), {0.0, 0.0, 0.0});
+  AssignMaterials(nano, &s); // no displacements stored until a relaxation sets them (24 bytes per atom less to touch)
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
   *out = std::move(s);
   PetscFunctionReturn(0);

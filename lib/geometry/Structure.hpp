@@ -12,6 +12,7 @@
 #include "geometry/Nanostructure.hpp"
 #include "geometry/PlanePartition.hpp"
 #include "geometry/ZincblendeLattice.hpp"
+#include "support/LargeArrays.hpp"
 
 namespace tbpeta {
 
@@ -46,16 +47,20 @@ struct Structure {
   std::array<double, 6> strain{0, 0, 0, 0, 0, 0};
   bool homogeneouslyStrained() const { return strain != std::array<double, 6>{0, 0, 0, 0, 0, 0}; }
 
-  std::vector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
-  std::vector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)
-  std::vector<std::array<double, 3>> displacement; // nm per site; zero (unstrained)
-  std::vector<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
-  std::vector<std::array<std::int8_t, 12>> wraps;  // owned atoms: per bond, wrap sign per axis (-1, 0, +1)
+  LargeVector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
+  LargeVector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)
+  LargeVector<std::array<double, 3>> displacement; // nm per site, or empty: every atom at its ideal site (no relaxation)
+  LargeVector<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
+  LargeVector<std::array<std::int8_t, 12>> wraps;  // owned atoms: per bond, wrap sign per axis (-1, 0, +1)
   std::vector<PetscInt> halo_global;               // global index of each halo atom (ascending)
 
   PetscInt halo() const { return (PetscInt)halo_global.size(); }
   PetscInt globalIndex(PetscInt site) const { return site < owned ? global_offset + site : halo_global[site - owned]; }
   Sublattice sublattice(PetscInt site) const { return ZincblendeLattice::sublatticeOf(sites[site]); }
+  // The displacement of a site in nm (zero when none is stored).
+  std::array<double, 3> displacementOf(PetscInt site) const { return displacement.empty() ? std::array<double, 3>{0, 0, 0} : displacement[site]; }
+  // Sets every displacement to zero, storing them (for code that writes them).
+  void StoreDisplacements() { displacement.assign(sites.size(), {0.0, 0.0, 0.0}); }
   // Position in nm (ideal site + displacement); a_nm is the lattice constant.
   std::array<double, 3> position(PetscInt site, double a_nm) const;
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "operator/HamiltonianBlocks.hpp"
@@ -13,6 +14,7 @@
 #include "operator/OperatorKind.hpp"
 #include "operator/OperatorProperties.hpp"
 #include "operator/StrainedBondKernel.hpp"
+#include "support/LargeArrays.hpp"
 #include "support/Progress.hpp"
 
 namespace tbpeta {
@@ -45,11 +47,11 @@ struct BlockOperator {
   int bs = 0, norb = 0, spins = 1;
   void (*apply)(const BlockOperator &, PetscInt, const double *, const double *, double *) = nullptr; // the atom kernel for norb, spins
   PetscInt owned = 0, halo = 0;
-  std::vector<std::array<std::int32_t, 4>> nbr;   // per owned atom and bond: site (owned, or owned + halo index), -1 dangling
-  std::vector<std::array<std::int32_t, 4>> block; // its block: in `blocks` (per_bond, shared) or the key to recompute
-  std::vector<std::array<std::uint8_t, 4>> phase; // its Bloch phase in `phases` (0: exactly 1)
-  std::vector<std::int32_t> onsite;               // per owned atom, into `onsites`
-  std::vector<PetscInt> interior, boundary;       // owned atoms without / with a halo neighbour
+  LargeVector<std::array<std::int32_t, 4>> nbr;   // per owned atom and bond: site (owned, or owned + halo index), -1 dangling
+  LargeVector<std::array<std::int32_t, 4>> block; // its block: in `blocks` (per_bond, shared) or the key to recompute
+  LargeVector<std::array<std::uint8_t, 4>> phase; // its Bloch phase in `phases` (0: exactly 1)
+  LargeVector<std::int32_t> onsite;               // per owned atom, into `onsites`
+  LargeVector<PetscInt> interior, boundary;       // owned atoms without / with a halo neighbour
   std::size_t lead = 0;                           // how far in `interior` an atom's interior neighbours reach ahead of it
   std::vector<double> blocks;                     // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
@@ -58,9 +60,9 @@ struct BlockOperator {
   // passivation), and for the blocks recomputed in the product (shared, recomputed) what defines each bond: the
   // displacements and cation materials of owned and halo atoms, the row atoms' sublattices, the plane spacing.
   bool strained = false;
-  std::vector<double> diag;
-  std::vector<std::array<double, 3>> u;
-  std::vector<std::uint8_t> material, anion;
+  LargeVector<double> diag;
+  LargeVector<std::array<double, 3>> u;
+  LargeVector<std::uint8_t> material, anion;
   double q = 0;
   std::array<std::array<double, 3>, 4> ideal{}; // the anion->cation ideal bonds, under the box's homogeneous strain
   bool box_strained = false;
@@ -384,7 +386,7 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   const size_t n = (size_t)nb;
   const auto form = [&](PetscInt i) { LanczosNextEntries(nb, wd + n * i, vd + n * i, a, s); }; // x_i in place in w
   for (PetscInt i : op->boundary) form(i);
-  const std::vector<PetscInt> &in = op->interior;
+  const LargeVector<PetscInt> &in = op->interior;
   size_t formed = 0;
   alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
   PetscCall(SweepAtoms(
@@ -415,14 +417,16 @@ PetscErrorCode NormBlockOperator(Mat H, NormType type, PetscReal *norm) {
   PetscFunctionReturn(0);
 }
 
-template <class T>
-double Capacity(const std::vector<T> &v) {
+template <class T, class A>
+double Capacity(const std::vector<T, A> &v) {
   return (double)v.capacity() * sizeof(T);
 }
 
 // Fills the operator's per-atom tables (neighbours, block and phase indices, on-site configurations, interior and
 // boundary atoms) and the blocks of the chosen source, and sums H's infinity and Frobenius norms on the way (every
-// bond of one key contributes the same row sums).
+// bond of one key contributes the same row sums). An unstrained H with shared or recomputed blocks has few distinct
+// atoms: their terms are computed once per configuration (AtomConfiguration) and copied, which makes the tables'
+// build several times faster than evaluating every atom's on-site terms, blocks and norms.
 class TableBuilder {
 public:
   TableBuilder(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op)
@@ -435,35 +439,87 @@ public:
         for (int b = 0; b < 4; ++b) bonds += s_.bonds[i][b] >= 0;
       op_->blocks.reserve(bonds * B_.size());
     }
+    size_t boundary = 0; // sized once: each list is written straight through
+    for (PetscInt i = 0; i < s_.owned; ++i) boundary += HasHaloBond(i);
+    op_->boundary.reserve(boundary), op_->interior.reserve(s_.owned - boundary);
+    const bool shared_terms = !op_->strained && op_->source != BlockSource::per_bond;
     Progress progress("building H (" + std::string(BlockSourceName(op_->source)) + " blocks)");
     for (PetscInt i = 0; i < s_.owned; ++i) {
       (void)progress.Loop(i, s_.owned, "blocks of atom"); // prints on rank 0 only
-      Atom(i);
+      Bonds(i);
+      const AtomTerms t = shared_terms ? Configured(i) : Terms(i);
+      op_->onsite[i] = t.onsite, op_->block[i] = t.block, op_->phase[i] = t.phase;
+      norm_inf = std::max(norm_inf, t.row_max), fro2 += t.fro2;
     }
-    op_->interior.shrink_to_fit(), op_->boundary.shrink_to_fit(), op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
+    op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
   }
   double norm_inf = 0, fro2 = 0; // this rank's
 
 private:
-  void Atom(PetscInt i) {
-    const int o = OnsiteIndex(i);
-    op_->onsite[i] = o;
-    if (op_->strained) OnsiteNorms(i); // every atom its own diagonal
-    else {
-      for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)o * op_->bs + r];
-      fro2 += onsite_fro_[o];
-    }
-    bool halo_bond = false;
+  // What an atom contributes to the tables and the norms.
+  struct AtomTerms {
+    int onsite = 0;
+    std::array<std::int32_t, 4> block{-1, -1, -1, -1};
+    std::array<std::uint8_t, 4> phase{};
+    double row_max = 0, fro2 = 0;
+  };
+  // What decides an unstrained atom's terms: its sublattice and material, per bond the bonded cation's material (an
+  // anion's on-site energies average them; the block's key) or a dangling bond, and the bond's wrap (its Bloch phase).
+  struct AtomConfiguration {
+    std::uint64_t materials, wraps;
+    bool operator==(const AtomConfiguration &o) const { return materials == o.materials && wraps == o.wraps; }
+  };
+  struct ConfigurationHash {
+    size_t operator()(const AtomConfiguration &c) const { return (size_t)((c.materials * 0x9E3779B97F4A7C15ULL) ^ (c.wraps * 0xC2B2AE3D27D4EB4FULL)); }
+  };
+
+  bool HasHaloBond(PetscInt i) const {
+    for (int j : s_.bonds[i])
+      if (j >= s_.owned) return true;
+    return false;
+  }
+
+  // The neighbours of atom i, and whether it is an interior or a boundary atom.
+  void Bonds(PetscInt i) {
+    op_->nbr[i] = s_.bonds[i];
+    (HasHaloBond(i) ? op_->boundary : op_->interior).push_back(i);
+  }
+
+  AtomConfiguration ConfigurationOf(PetscInt i) const {
+    const bool anion = s_.sublattice(i) == Sublattice::anion;
+    std::uint64_t m = (std::uint64_t)anion | (std::uint64_t)s_.material[i] << 1, w = 0;
     for (int b = 0; b < 4; ++b) {
       const int j = s_.bonds[i][b];
-      op_->nbr[i][b] = j;
-      op_->block[i][b] = -1, op_->phase[i][b] = 0;
-      if (j < 0) continue;
-      halo_bond = halo_bond || j >= s_.owned;
-      Bond(i, b);
+      const std::uint64_t mb = j < 0 ? 0xff : (anion ? s_.material[j] : 0); // a cation's neighbours' materials play no part
+      m |= mb << (9 + 8 * b);
     }
-    (halo_bond ? op_->boundary : op_->interior).push_back(i);
-    for (int r = 0; r < op_->bs; ++r) norm_inf = std::max(norm_inf, rowsum_[r]);
+    for (int a = 0; a < 12; ++a) w |= (std::uint64_t)(s_.wraps[i][a] + 1) << (2 * a);
+    return {m, w};
+  }
+
+  // The terms of atom i from its configuration's first atom.
+  const AtomTerms &Configured(PetscInt i) {
+    const AtomConfiguration c = ConfigurationOf(i);
+    auto it = configurations_.find(c);
+    if (it == configurations_.end()) it = configurations_.emplace(c, Terms(i)).first;
+    return it->second;
+  }
+
+  // The terms of atom i, evaluated.
+  AtomTerms Terms(PetscInt i) {
+    AtomTerms t;
+    atom_fro2_ = 0;
+    t.onsite = OnsiteIndex(i);
+    if (op_->strained) OnsiteNorms(i); // every atom its own diagonal
+    else {
+      for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)t.onsite * op_->bs + r];
+      atom_fro2_ += onsite_fro_[t.onsite];
+    }
+    for (int b = 0; b < 4; ++b)
+      if (s_.bonds[i][b] >= 0) Bond(i, b, &t.block[b], &t.phase[b]);
+    for (int r = 0; r < op_->bs; ++r) t.row_max = std::max(t.row_max, rowsum_[r]);
+    t.fro2 = atom_fro2_;
+    return t;
   }
 
   // The index of atom i's on-site configuration in op->onsites (a new one is added, with its norms).
@@ -501,11 +557,11 @@ private:
       rowsum_[r] = sum;
     }
     onsite_f_ = f;
-    if (op_->strained) fro2 += f;
+    if (op_->strained) atom_fro2_ += f;
   }
 
   // Bond b of owned atom i: its block slot, its norms and its Bloch phase.
-  void Bond(PetscInt i, int b) {
+  void Bond(PetscInt i, int b, std::int32_t *block, std::uint8_t *phase_index) {
     const int key = blocks_.bondKey(i, b), nb = (int)B_.size();
     int slot;
     if (blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data()); // for the norms
@@ -518,7 +574,7 @@ private:
       StoreByColumns(op_->norb, op_->blocks.data() + (size_t)slot * nb);
       if (op_->source == BlockSource::shared) key_slot_[key] = slot;
     }
-    op_->block[i][b] = slot;
+    *block = slot;
     if (blocks_.strained()) AddNorms(BlockNorms(B_.data()));
     else AddNorms(KeyNorms(key));
     const Complex phase = blocks_.bondPhase(i, b);
@@ -528,14 +584,14 @@ private:
       op_->phases.push_back(phase); // at most 255: checked by the caller through the count
       it = op_->phases.end() - 1;
     }
-    op_->phase[i][b] = (std::uint8_t)std::min<std::ptrdiff_t>(it - op_->phases.begin(), 255);
+    *phase_index = (std::uint8_t)std::min<std::ptrdiff_t>(it - op_->phases.begin(), 255);
   }
 
   void AddNorms(const std::pair<std::vector<double>, double> &norms) {
     const auto &[rows, f] = norms;
     for (int sp = 0; sp < op_->spins; ++sp)
       for (int r = 0; r < op_->norb; ++r) rowsum_[sp * op_->norb + r] += rows[r];
-    fro2 += f * op_->spins;
+    atom_fro2_ += f * op_->spins;
   }
 
   // Row sums of |B| and sum |B|^2 of one block.
@@ -560,15 +616,16 @@ private:
   BlockOperator *op_;
   std::vector<int> key_slot_;
   std::vector<double> B_, rowsum_, onsite_rowsum_, onsite_fro_;
-  double onsite_f_ = 0;
+  double onsite_f_ = 0, atom_fro2_ = 0;
   std::vector<Complex> onsite_blk_;
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
+  std::unordered_map<AtomConfiguration, AtomTerms, ConfigurationHash> configurations_;
 };
 
 // How far ahead of an interior atom, in the interior list, its interior neighbours lie (op->lead): the lazy sweep forms
 // x that far ahead. Boundary neighbours are formed before the sweep.
 void InteriorLead(BlockOperator *op) {
-  std::vector<std::int64_t> pos(op->owned, -1);
+  LargeVector<std::int64_t> pos(op->owned, -1);
   for (size_t q = 0; q < op->interior.size(); ++q) pos[op->interior[q]] = (std::int64_t)q;
   op->lead = 0;
   for (size_t q = 0; q < op->interior.size(); ++q)
@@ -619,7 +676,9 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
     for (int b = 0; b < 4; ++b) op->ideal[b] = StrainedIdealBond(ZincblendeLattice::kAnionBonds[b], op->q, s.strain);
     op->diag.reserve((size_t)s.owned * op->norb);
     if (source != BlockSource::per_bond) { // what the product evaluates each bond from
-      op->u = s.displacement, op->material = s.material;
+      op->material = s.material;
+      if (s.displacement.empty()) op->u.assign(s.sites.size(), {0.0, 0.0, 0.0}); // a homogeneous strain only
+      else op->u = s.displacement;
       op->anion.resize(s.owned);
       for (PetscInt i = 0; i < s.owned; ++i) op->anion[i] = s.sublattice(i) == Sublattice::anion;
       for (const auto &m : model.materials)

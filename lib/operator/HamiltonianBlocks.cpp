@@ -75,7 +75,7 @@ HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel
 OrbitalBlock HamiltonianBlocks::strainedBlock(PetscInt i, int b) const {
   const bool anion = s_.sublattice(i) == Sublattice::anion;
   const PetscInt j = s_.bonds[i][b], an = anion ? i : j, ca = anion ? j : i;
-  const auto &ua = s_.displacement[an], &uc = s_.displacement[ca];
+  const std::array<double, 3> ua = s_.displacementOf(an), uc = s_.displacementOf(ca);
   const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, s_.strain, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
   return StrainedBondBlock(model_.materials[s_.material[ca]], model_.strained.scaling, v);
 }

@@ -8,10 +8,9 @@
 #include <cstring>
 #include <vector>
 
-#include <sys/mman.h>
-
 #include "operator/HamiltonianBlocks.hpp"
 #include "operator/OperatorKind.hpp"
+#include "support/LargeArrays.hpp"
 #include "support/Progress.hpp"
 
 namespace tbpeta {
@@ -19,23 +18,6 @@ namespace tbpeta {
 using Complex = std::complex<double>;
 
 namespace {
-
-// A large array written once, front to back: allocated uninitialised, so that pages are only touched (and only
-// then cost memory) where entries are written, and advised for transparent huge pages where the kernel has them:
-// first touch of fresh 4 kB pages (one page fault each) was most of the assembly time.
-void *AllocateLarge(size_t bytes) {
-  constexpr size_t kHuge = size_t(2) << 20;
-#ifdef MADV_HUGEPAGE
-  if (bytes >= kHuge) {
-    const size_t len = (bytes + kHuge - 1) / kHuge * kHuge;
-    if (void *p = std::aligned_alloc(kHuge, len)) {
-      (void)madvise(p, len, MADV_HUGEPAGE); // advice only
-      return p;
-    }
-  }
-#endif
-  return std::malloc(bytes ? bytes : 1);
-}
 
 // Arrays that a split-array MATMPIAIJ uses in place; freed with the matrix.
 struct CsrStorage {

@@ -25,6 +25,7 @@ PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s) {
   PetscCall(VecGhostUpdateEnd(work, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGhostGetLocalForm(work, &local));
   PetscCall(VecGetArrayRead(local, &a));
+  if (s->displacement.empty()) s->StoreDisplacements();
   for (size_t i = 0; i < s->sites.size(); ++i)
     for (int c = 0; c < 3; ++c) s->displacement[i][c] = PetscRealPart(a[3 * i + c]);
   PetscCall(VecRestoreArrayRead(local, &a));

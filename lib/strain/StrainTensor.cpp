@@ -28,13 +28,15 @@ Voigt AtomStrain(const Structure &s, const TightBindingModel &model, double a_nm
   std::array<double, 3> r[4], d[4];
   int n = 0;
   const bool cation = s.sublattice(i) == Sublattice::cation;
+  const std::array<double, 3> ui = s.displacementOf(i);
   for (int b = 0; b < 4; ++b) {
     const int j = s.bonds[i][b];
     if (j < 0) continue;
+    const std::array<double, 3> uj = s.displacementOf(j);
     const std::array<int, 3> v = ZincblendeLattice::bondVector(s.sites[i], b);
     const double d0 = std::sqrt(3.0) / 4.0 * model.materials[cation ? s.material[i] : s.material[j]].a_lattice / 10.0;
     for (int c = 0; c < 3; ++c) {
-      r[n][c] = v[c] * a_nm / 4.0 + s.displacement[j][c] - s.displacement[i][c];
+      r[n][c] = v[c] * a_nm / 4.0 + uj[c] - ui[c];
       d[n][c] = v[c] / std::sqrt(3.0) * d0;
     }
     ++n;

@@ -166,9 +166,11 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
   int converged = 0;
   PetscFunctionBeginUser;
   for (const Level &l : res.chk.wanted) converged += l.converged;
-  if (res.chk.wanted.empty()) // no check of T yet
-    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
   const std::string left = spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
+  if (res.chk.scale == 0) // no check of T yet (AnalyseT sets a positive scale)
+    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
+  if (res.chk.wanted.empty()) // a window with no level of T in it yet: a restarted pass before it reaches a new direction
+    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT ", no wanted level in T at the last check%s%s", m, left.empty() ? "" : ", ", left.c_str()));
   PetscCall(spec.progress->Report("step %" PetscInt_FMT ", %d of %zu wanted levels converged at the last check%s%s", m, converged, res.chk.wanted.size(), left.empty() ? "" : ", ", left.c_str()));
   PetscFunctionReturn(0);
 }
