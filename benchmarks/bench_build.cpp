@@ -23,6 +23,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <malloc.h>
@@ -53,8 +54,10 @@ struct Row {
   double build_user = 0, build_sys = 0; // CPU seconds of the build (max over ranks); sys is mostly first-touch page faults
   double product_cpu = 0;               // CPU seconds per timed product (mean, max over ranks)
   double touch_s_per_gb = NAN;          // first touch of fresh memory, seconds per GB (max over ranks)
+  double touch_us_per_page = NAN;       // the same in 4 KiB pages: microseconds per page (max over ranks)
   double peak_mb_max = 0, peak_mb_sum = 0;
   double t_shell_assembly = 0, t_shell_product = 0; // the on-the-fly operator on the same structure (median product)
+  double shell_faults = 0; // page faults (first touches of 4 KiB or 2 MiB pages) of the structure and the shell's assembly, max over ranks
   double shellRatio() const { return (t_structure + t_shell_assembly) / t_shell_product; }
   double cpuRatio() const { return (build_user + build_sys) / product_cpu; } // insensitive to other load on the cores
   double userRatio() const { return build_user / product_cpu; }               // without the kernel's page-fault time
@@ -80,20 +83,29 @@ void CpuSeconds(double *user, double *sys) {
   *sys = u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
 }
 
-// Seconds per GB to first-touch `bytes` of fresh memory (allocated as the Hamiltonian's CSR arrays are: 2 MB
-// aligned, advised for transparent huge pages), the floor under any build that writes that much new memory.
-double FirstTouchSecondsPerGb(size_t bytes) {
+// Page faults of this process so far (minor: each the first touch of a fresh page).
+double MinorFaults() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return (double)u.ru_minflt;
+}
+
+// Seconds per GB to first-touch `bytes` of fresh memory, the floor under any build that writes that much new memory:
+// mapped anew (never memory the allocator recycles), 2 MiB-aligned and advised for transparent huge pages as the
+// CSR arrays and per-atom tables are, or in plain 4 KiB pages (huge = false), as arrays below 256 KiB are.
+double FirstTouchSecondsPerGb(size_t bytes, bool huge = true) {
   constexpr size_t kHuge = size_t(2) << 20;
   bytes = (bytes + kHuge - 1) / kHuge * kHuge;
-  char *p = static_cast<char *>(std::aligned_alloc(kHuge, bytes));
-  if (!p) return NAN;
-#ifdef MADV_HUGEPAGE
-  (void)madvise(p, bytes, MADV_HUGEPAGE);
+  void *m = mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return NAN;
+  char *p = reinterpret_cast<char *>((reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) / kHuge * kHuge);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+  (void)madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #endif
   const double t0 = MPI_Wtime();
   std::memset(p, 1, bytes);
   const double t = MPI_Wtime() - t0;
-  std::free(p);
+  munmap(m, bytes + kHuge);
   return t / (bytes / 1e9);
 }
 
@@ -165,10 +177,12 @@ PetscErrorCode TimeShell(MPI_Comm comm, const TightBindingSystem &sys, std::arra
   HamiltonianOptions shell;
   shell.kind = "shell";
   PetscCallMPI(MPI_Barrier(comm));
-  const double t0 = MPI_Wtime();
+  const double t0 = MPI_Wtime(), f0 = MinorFaults();
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, k, shell, &S, false));
+  const double faults = MinorFaults() - f0;
   PetscCallMPI(MPI_Barrier(comm));
   row->t_shell_assembly = MaxOverRanks(comm, MPI_Wtime() - t0);
+  row->shell_faults = MaxOverRanks(comm, row->shell_faults + faults);
   PetscCall(TimeProducts(comm, S, nproducts, &times, &cpu));
   row->t_shell_product = Median(times);
   PetscCall(MatDestroy(&S));
@@ -192,8 +206,9 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   PetscCall(CreateTightBindingSystem(comm, spec, &sys));
   PetscCallMPI(MPI_Barrier(comm));
   CpuSeconds(&u0, &s0);
-  const double t0 = MPI_Wtime();
+  const double t0 = MPI_Wtime(), f0 = MinorFaults();
   PetscCall(BuildStructure(comm, &sys));
+  row->shell_faults = MinorFaults() - f0; // this rank's; TimeShell adds the assembly's
   PetscCallMPI(MPI_Barrier(comm));
   const double t1 = MPI_Wtime();
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{}, &H, false)); // stored AIJ
@@ -208,6 +223,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
     PetscCallMPI(MPI_Barrier(comm));
     const double bytes = std::min(touch_mb * 1048576.0, 20.0 * props->nonzeros / size);
     row->touch_s_per_gb = MaxOverRanks(comm, FirstTouchSecondsPerGb((size_t)bytes));
+    row->touch_us_per_page = MaxOverRanks(comm, FirstTouchSecondsPerGb(size_t(16) << 20, false) * 4096e-9 * 1e6);
   }
   row->rows = props->rows, row->nonzeros = (long long)props->nonzeros;
   PetscCall(MatDestroy(&H));
@@ -225,18 +241,18 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
 PetscErrorCode PrintHeader(MPI_Comm comm, const std::string &set, const std::string &basis, int ranks) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "\n%s (-params %s), bulk GaAs periodic cubes, MATMPIAIJ, %d rank%s\n", basis.c_str(), set.c_str(), ranks, ranks > 1 ? "s" : ""));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s | %8s %10s %8s\n", "cells", "atoms", "rows", "nonzeros", "struct", "asm", "build", "build", "build", "product",
-                        "build", "product", "build/", "user/", "peak MB", "touch", "shell", "shell", "shell"));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s | %8s %10s %8s\n", "", "", "", "", "s", "s", "s", "cpu s", "sys s", "s (med)", "ns/nz", "ns/nz", "product",
-                        "product", "(max rk)", "s/GB", "asm s", "product s", "build/pr"));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %10s %8s %7s\n", "cells", "atoms", "rows", "nonzeros", "struct", "asm", "build", "build", "build", "product",
+                        "build", "product", "build/", "user/", "peak MB", "touch", "touch", "shell", "shell", "shell", "shell"));
+  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %10s %8s %7s\n", "", "", "", "", "s", "s", "s", "cpu s", "sys s", "s (med)", "ns/nz", "ns/nz", "product",
+                        "product", "(max rk)", "s/GB", "us/4K", "asm s", "product s", "build/pr", "faults"));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PrintRow(MPI_Comm comm, const Row &r) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %8.3f %8.3f %8.3f %7.2f %7.2f %10.3e %7.2f %7.2f %8.2f %7.2f %8.0f %6.2f | %8.3f %10.3e %8.2f\n", r.cells, r.atoms, r.rows, r.nonzeros,
+  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %8.3f %8.3f %8.3f %7.2f %7.2f %10.3e %7.2f %7.2f %8.2f %7.2f %8.0f %6.2f %6.1f | %8.3f %10.3e %8.2f %7.0f\n", r.cells, r.atoms, r.rows, r.nonzeros,
                         r.t_structure, r.t_assembly, r.t_build, r.build_user + r.build_sys, r.build_sys, r.t_product, r.buildNsPerNz(), r.productNsPerNz(), r.ratio(), r.userRatio(),
-                        r.peak_mb_max, r.touch_s_per_gb, r.t_shell_assembly, r.t_shell_product, r.shellRatio()));
+                        r.peak_mb_max, r.touch_s_per_gb, r.touch_us_per_page, r.t_shell_assembly, r.t_shell_product, r.shellRatio(), r.shell_faults));
   PetscFunctionReturn(0);
 }
 
@@ -387,13 +403,13 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vecto
   std::ostringstream f;
   PetscFunctionBeginUser;
   f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,"
-       "build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,peak_mb_sum_ranks,first_touch_s_per_gb,shell_assembly_s,shell_product_median_s,"
-       "shell_build_over_product\n";
+       "build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,peak_mb_sum_ranks,first_touch_s_per_gb,first_touch_us_per_4k_page,shell_assembly_s,shell_product_median_s,"
+       "shell_build_over_product,shell_build_page_faults\n";
   f.precision(6);
   for (const Row &r : rows)
     f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ',' << r.t_build
       << ',' << r.build_user << ',' << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ','
-      << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ',' << r.peak_mb_max << ',' << r.peak_mb_sum << ',' << r.touch_s_per_gb << ',' << r.t_shell_assembly << ',' << r.t_shell_product << ',' << r.shellRatio() << '\n';
+      << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ',' << r.peak_mb_max << ',' << r.peak_mb_sum << ',' << r.touch_s_per_gb << ',' << r.touch_us_per_page << ',' << r.t_shell_assembly << ',' << r.t_shell_product << ',' << r.shellRatio() << ',' << r.shell_faults << '\n';
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
