@@ -208,8 +208,7 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     const double *B;
     alignas(32) double scratch[N * N];
     if (op.source == BlockSource::recomputed) {
-      HamiltonianBlocks::RecomputeBondBlock(op.model, key, scratch);
-      StoreByColumns(N, scratch);
+      HamiltonianBlocks::RecomputeBondBlock(op.model, key, scratch, true);
       B = scratch;
     } else B = op.blocks.data() + (size_t)key * N * N;
     if (ph == 0) {

@@ -115,25 +115,23 @@ void HamiltonianBlocks::bondBlock(int key, double *B) const {
     for (int c = 0; c < norb_; ++c) B[r * norb_ + c] = anion_row ? full[orbs_[r]][orbs_[c]] : full[orbs_[c]][orbs_[r]];
 }
 
-void HamiltonianBlocks::RecomputeBondBlock(const TightBindingModel &model, int key, double *B) {
+void HamiltonianBlocks::RecomputeBondBlock(const TightBindingModel &model, int key, double *B, bool by_columns) {
   // No allocation here: this runs for every bond in every product of the shell without block cache.
   static constexpr int kSp3sstar[] = {kS, kPx, kPy, kPz, kSstar}, kSp3d5sstar[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
   const bool small = model.basis == BasisModel::sp3sstar;
   const int *orbs = small ? kSp3sstar : kSp3d5sstar, norb = small ? 5 : 10;
   const OrbitalBlock full = DirectionBlock(model.materials[key / 8], (key / 2) % 4);
-  if (!small) { // the full basis: the block itself (anion rows) or its transpose (cation rows), no index map
-    if (key % 2 == 0) std::memcpy(B, full.data(), sizeof full);
+  // Anion rows take the direction block as it is, cation rows its transpose; column-major storage is the transpose.
+  const bool transpose = (key % 2 == 1) != by_columns;
+  if (!small) { // the full basis: no index map
+    if (!transpose) std::memcpy(B, full.data(), sizeof full);
     else
       for (int r = 0; r < 10; ++r)
         for (int c = 0; c < 10; ++c) B[r * 10 + c] = full[c][r];
     return;
   }
-  if (key % 2 == 0)
-    for (int r = 0; r < norb; ++r)
-      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[r]][orbs[c]];
-  else
-    for (int r = 0; r < norb; ++r)
-      for (int c = 0; c < norb; ++c) B[r * norb + c] = full[orbs[c]][orbs[r]];
+  for (int r = 0; r < norb; ++r)
+    for (int c = 0; c < norb; ++c) B[r * norb + c] = transpose ? full[orbs[c]][orbs[r]] : full[orbs[r]][orbs[c]];
 }
 
 HamiltonianBlocks::Complex HamiltonianBlocks::bondPhase(PetscInt i, int b) const {

@@ -46,9 +46,10 @@ public:
   int bondKeys() const { return (int)pattern_.size() * 8; }
   const BondPattern &patternOfKey(int key) const { return pattern_[key / 8][(key / 2) % 4][key % 2]; }
   // The dense real block of `key` (orbitals x orbitals, row-major, rows of the row atom), from the table built once,
-  // or recomputed from the Slater-Koster integrals (the same numbers, for operators that keep no table).
+  // or recomputed from the Slater-Koster integrals (the same numbers, for operators that keep no table; by_columns:
+  // column-major, the layout the block operator's product reads, written directly rather than transposed after).
   void bondBlock(int key, double *B) const;
-  static void RecomputeBondBlock(const TightBindingModel &model, int key, double *B);
+  static void RecomputeBondBlock(const TightBindingModel &model, int key, double *B, bool by_columns = false);
   // The Bloch phase of the rows of owned atom i along bond b (1 unless the bond wraps a periodic face at k != 0).
   Complex bondPhase(PetscInt i, int b) const;
 
