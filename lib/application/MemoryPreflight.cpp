@@ -47,10 +47,11 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   bool open = false;
   for (int a = 0; a < 3; ++a) open = open || !sys.spec.cell.periodic[a];
   MemoryEstimate e;
-  // Structure: per owned atom its site, material, displacement, bonds and wraps; per halo atom its site, material,
-  // displacement and global index.
-  const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + 3 * sizeof(double) + 4 * sizeof(int) + 12;
-  const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + 3 * sizeof(double) + sizeof(PetscInt);
+  // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
+  // each atom's displacement only when a relaxation sets them.
+  const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
+  const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + 12;
+  const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
   e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
   // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.
   e.hamiltonian = per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
