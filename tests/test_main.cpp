@@ -13,6 +13,7 @@
 extern char **environ;
 
 #include "solvers/RegisterSolvers.hpp"
+#include "support/LargeArrays.hpp"
 #include "support/Progress.hpp"
 #include "test_support.hpp"
 
@@ -67,6 +68,7 @@ int commRank() {
 } // namespace tbpeta::test
 
 int main(int argc, char **argv) {
+  tbpeta::ReturnFreedMemory();
   testing::InitGoogleTest(&argc, argv);
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--expected-ranks=", 17) == 0) expected_ranks = std::atoi(argv[i] + 17);

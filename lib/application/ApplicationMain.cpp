@@ -11,6 +11,7 @@
 #include "solvers/RegisterSolvers.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/InterruptSignal.hpp"
+#include "support/LargeArrays.hpp"
 #include "support/Progress.hpp"
 
 namespace tbpeta {
@@ -30,6 +31,7 @@ PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
 // MPI first, so that a bad -options_file is refused in one line from rank 0 before PETSc reads it; 0 or an exit code.
 int StartUp(int *argc, char ***argv, const char *help, const char *program) {
   int rank = 0;
+  ReturnFreedMemory();
   if (MPI_Init(argc, argv) != MPI_SUCCESS) return 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::string problem = rank == 0 ? OptionsFileProblem(*argc, *argv) : "";

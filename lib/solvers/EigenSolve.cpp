@@ -191,12 +191,12 @@ namespace {
 PetscErrorCode EstimateFor(EPS eps, PetscInt nev, PetscInt *vectors) {
   PetscInt ncv;
   PetscBool arpack;
-  PetscErrorCode (*nemo)(EPS, PetscInt) = nullptr, (*inner_of)(EPS, EPS *) = nullptr;
+  PetscErrorCode (*nemo)(EPS, PetscInt, PetscInt *) = nullptr, (*inner_of)(EPS, EPS *) = nullptr;
   PetscFunctionBeginUser;
   PetscCall(EPSGetDimensions(eps, nullptr, &ncv, nullptr));
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSNemoSetValence_C", &nemo));
+  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", &nemo));
   PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSFoldedGetInner_C", &inner_of));
-  if (nemo) *vectors = 3 + nev; // the recurrence and the states
+  if (nemo) PetscCall(nemo(eps, nev, vectors));
   else if (inner_of) {
     EPS inner;
     PetscCall(EPSFoldedGetInner(eps, &inner));

@@ -1,8 +1,16 @@
 #include "support/LargeArrays.hpp"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 namespace tbpeta {
+
+void ReturnFreedMemory() {
+  constexpr int kMiB = 1 << 20;
+  (void)mallopt(M_MMAP_THRESHOLD, 32 * kMiB); // the largest threshold glibc's own adaptive rule would reach
+  (void)mallopt(M_TRIM_THRESHOLD, 64 * kMiB);
+  (void)mallopt(M_MMAP_MAX, 65536); // glibc's default
+}
 
 void *AllocateLarge(std::size_t bytes) {
   constexpr std::size_t kHuge = std::size_t(2) << 20;

@@ -10,6 +10,12 @@
 
 namespace tbpeta {
 
+// Blocks from 32 MiB up (the vectors of H at scale) mapped on their own, so that freeing one returns it to the system,
+// and the heap's free top returned from 64 MiB. A library that PETSc loads (SuperLU_DIST) turns both off in its
+// constructor (mallopt M_MMAP_MAX 0, M_TRIM_THRESHOLD -1): every vector a run ever freed would then stay resident, and
+// a vector freed to make room for a larger one would leave a hole. Call it at the start of main. Not collective.
+void ReturnFreedMemory();
+
 // Uninitialised memory for `bytes` (never null for bytes = 0), freed with std::free; null when out of memory.
 void *AllocateLarge(std::size_t bytes);
 

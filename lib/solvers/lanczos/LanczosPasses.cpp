@@ -8,29 +8,43 @@
 
 namespace tbpeta::lanczos {
 
-PetscErrorCode StateColumns::Reserve(PetscInt n) {
-  PetscInt m;
+StateColumns::~StateColumns() {
+  for (Vec &x : own_) (void)VecDestroy(&x);
+}
+
+PetscInt StateColumns::bvColumns() const {
+  PetscInt m = 0;
+  if (vectors_) (void)BVGetSizes(V_, nullptr, nullptr, &m);
+  return m;
+}
+
+PetscErrorCode StateColumns::GetColumn(PetscInt j, Vec *x) {
+  const PetscInt m = bvColumns();
   PetscFunctionBeginUser;
-  if (!vectors_) PetscFunctionReturn(0);
-  PetscCall(BVGetSizes(V_, nullptr, nullptr, &m));
-  if (n > m) PetscCall(BVResize(V_, n, PETSC_TRUE));
+  if (j < m) PetscCall(BVGetColumn(V_, j, x));
+  else *x = own_[j - m];
   PetscFunctionReturn(0);
 }
 
-bool StateColumns::Fits(PetscInt n) const {
-  PetscInt m = 0;
-  if (!vectors_) return true;
-  (void)BVGetSizes(V_, nullptr, nullptr, &m);
-  return n <= m;
+PetscErrorCode StateColumns::RestoreColumn(PetscInt j, Vec *x) {
+  PetscFunctionBeginUser;
+  if (j < bvColumns()) PetscCall(BVRestoreColumn(V_, j, x));
+  else *x = nullptr;
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
+  const PetscInt m = bvColumns();
   PetscFunctionBeginUser;
   *first = count();
-  PetscCall(Reserve(*first + k));
   for (PetscInt j = *first; j < *first + k; ++j) {
+    if (vectors_ && j >= m) {
+      Vec x;
+      PetscCall(BVCreateVec(V_, &x));
+      own_.push_back(x);
+    }
     if (vectors_) {
-      Column x(V_, j);
+      Column x(*this, j);
       PetscCall(x.error());
       PetscCall(VecSet(x.vec(), 0.0));
     }
@@ -40,39 +54,68 @@ PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
 }
 
 PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
+  const PetscInt m = bvColumns();
   PetscInt j = 0;
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < count(); ++i) {
     if (!keep[i]) continue;
-    if (i != j && vectors_) PetscCall(BVCopyColumn(V_, i, j));
+    if (i != j && vectors_) {
+      if (j >= m) std::swap(own_[i - m], own_[j - m]); // own Vecs change places; the dropped ones end up at the back
+      else if (i >= m) PetscCall(BVInsertVec(V_, j, own_[i - m]));
+      else PetscCall(BVCopyColumn(V_, i, j));
+    }
     values[j] = values[i], residuals[j] = residuals[i];
     ++j;
   }
   values.resize(j), residuals.resize(j);
+  const size_t used = (size_t)std::max<PetscInt>(0, j - m);
+  for (size_t k = used; k < own_.size(); ++k) PetscCall(VecDestroy(&own_[k]));
+  own_.resize(std::min(used, own_.size()));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm) {
+  const PetscInt m = bvColumns();
   std::vector<PetscScalar> c;
   PetscFunctionBeginUser;
   for (int twice = 0; twice < 2; ++twice)
     for (const auto &[a, b] : ranges) {
-      if (b <= a) continue;
-      c.resize(b - a);
-      PetscCall(BVSetActiveColumns(V_, a, b));
-      PetscCall(BVDotVec(V_, v, c.data()));
-      for (PetscScalar &x : c) x = -x;
-      PetscCall(BVMultVec(V_, 1.0, 1.0, v, c.data()));
+      if (std::min(b, m) > a) { // the BV's columns
+        c.resize(std::min(b, m) - a);
+        PetscCall(BVSetActiveColumns(V_, a, std::min(b, m)));
+        PetscCall(BVDotVec(V_, v, c.data()));
+        for (PetscScalar &x : c) x = -x;
+        PetscCall(BVMultVec(V_, 1.0, 1.0, v, c.data()));
+      }
+      const PetscInt o = std::max(a, m);
+      if (b > o) { // the own Vecs
+        c.resize(b - o);
+        PetscCall(VecMDot(v, b - o, own_.data() + (o - m), c.data()));
+        for (PetscScalar &x : c) x = -x;
+        PetscCall(VecMAXPY(v, b - o, c.data(), own_.data() + (o - m)));
+      }
     }
   PetscCall(VecNorm(v, NORM_2, norm));
   PetscFunctionReturn(0);
 }
 
-// Room for n states. Growing the store copies it (the old and the new columns exist at once), so the recurrence's
-// vectors, scratch between the two runs of a pass, are freed meanwhile.
+PetscErrorCode StateColumns::MoveIntoBV() {
+  const PetscInt m = bvColumns(), n = count();
+  PetscFunctionBeginUser;
+  if (own_.empty()) PetscFunctionReturn(0);
+  PetscCall(BVResize(V_, n, PETSC_TRUE)); // n > m: the BV's m columns, its n new ones and the own Vecs at once
+  for (size_t k = 0; k < own_.size(); ++k) {
+    PetscCall(BVInsertVec(V_, m + (PetscInt)k, own_[k]));
+    PetscCall(VecDestroy(&own_[k]));
+  }
+  own_.clear();
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double> &a, Vec p, const std::vector<double> &b, Vec q) {
   PetscInt nloc, nc;
-  PetscScalar *X;
+  const PetscInt m = bvColumns();
+  PetscScalar *X = nullptr;
   const PetscScalar *pp, *pq;
   constexpr size_t kBlock = 1024; // reals per block: the blocks of p and q stay in cache while every column takes them
   PetscFunctionBeginUser;
@@ -81,30 +124,37 @@ PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double
   PetscCall(BVGetNumConstraints(V_, &nc));
   PetscCall(VecGetArrayRead(p, &pp));
   PetscCall(VecGetArrayRead(q, &pq));
-  PetscCall(BVGetArray(V_, &X));
+  const bool in_bv = first < m;
+  if (in_bv) PetscCall(BVGetArray(V_, &X));
+  std::vector<PetscReal *> cols(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const PetscInt j = first + (PetscInt)i;
+    PetscScalar *x;
+    if (j < m) x = X + (size_t)(nc + j) * nloc;
+    else PetscCall(VecGetArray(own_[j - m], &x));
+    cols[i] = reinterpret_cast<PetscReal *>(x);
+  }
   // Real coefficients: the complex entries as pairs of reals, a loop the compiler vectorises.
   const size_t len = sizeof(PetscScalar) / sizeof(PetscReal) * (size_t)nloc;
   const PetscReal *__restrict P = reinterpret_cast<const PetscReal *>(pp), *__restrict Q = reinterpret_cast<const PetscReal *>(pq);
   for (size_t r0 = 0; r0 < len; r0 += kBlock) {
     const size_t r1 = std::min(len, r0 + kBlock);
     for (size_t i = 0; i < a.size(); ++i) {
-      PetscReal *__restrict x = reinterpret_cast<PetscReal *>(X + (size_t)(nc + first + (PetscInt)i) * nloc);
+      PetscReal *__restrict x = cols[i];
       const PetscReal ai = a[i], bi = b[i];
       for (size_t k = r0; k < r1; ++k) x[k] += ai * P[k] + bi * Q[k];
     }
   }
-  PetscCall(BVRestoreArray(V_, &X));
+  for (size_t i = 0; i < a.size(); ++i) {
+    const PetscInt j = first + (PetscInt)i;
+    if (j >= m) {
+      PetscScalar *x = reinterpret_cast<PetscScalar *>(cols[i]);
+      PetscCall(VecRestoreArray(own_[j - m], &x));
+    }
+  }
+  if (in_bv) PetscCall(BVRestoreArray(V_, &X));
   PetscCall(VecRestoreArrayRead(q, &pq));
   PetscCall(VecRestoreArrayRead(p, &pp));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode ReserveStates(Recurrence &r, PetscInt n, StateColumns *st) {
-  PetscFunctionBeginUser;
-  if (st->Fits(n)) PetscFunctionReturn(0);
-  PetscCall(r.Destroy());
-  PetscCall(st->Reserve(n));
-  PetscCall(r.Create(r.H, r.centre));
   PetscFunctionReturn(0);
 }
 
@@ -284,7 +334,7 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   *steps = M;
   PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
   for (PetscInt i = 0; i < n; ++i) {
-    Column x(store->V(), *first + i);
+    Column x(*store, *first + i);
     PetscCall(x.error());
     PetscCall(VecNormalize(x.vec(), nullptr));
     store->values[*first + i] = res.found[i].value;

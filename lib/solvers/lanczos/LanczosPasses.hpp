@@ -6,8 +6,9 @@
 //  - Second pass: the recurrence again from the same start vector, accumulating x_i = sum_j s_ij v_j for the found
 //    values only (s_i: the eigenvector of T at the check where value i first converged, before copies of it
 //    appear), into columns of the eigenvector store; it must reproduce the first pass bit for bit.
-// The eigenvectors live in StateColumns: the leading columns of a SLEPc BV (the EPS's), grown only when a pass
-// finds more states than there is room for, so that the solver holds 3 vectors + the states and nothing else.
+// The eigenvectors live in StateColumns: the leading columns of a SLEPc BV (the EPS's, sized for the states asked
+// for), and one Vec of their own for each state beyond them, so that more states (a restarted pass's candidates and
+// new directions) never copy the store: the solver holds 3 vectors + the states and nothing else.
 #include <slepcbv.h>
 
 #include <functional>
@@ -20,19 +21,20 @@
 
 namespace tbpeta::lanczos {
 
-// The states found so far: their values and residuals and, with vectors, columns [0, count()) of a BV.
+// The states found so far: their values and residuals and, with vectors, their columns [0, count()): column j is the
+// BV's column j while j < the BV's size, and a Vec of its own beyond. Move-only: it destroys the Vecs it made.
 class StateColumns {
 public:
   StateColumns(BV V, bool vectors) : V_(V), vectors_(vectors) {}
+  ~StateColumns();
+  StateColumns(const StateColumns &) = delete;
+  StateColumns &operator=(const StateColumns &) = delete;
   PetscInt count() const { return (PetscInt)values.size(); }
   bool vectors() const { return vectors_; }
-  // Room for n columns in all: the BV grows (keeping its content) only when it must. Collective.
-  PetscErrorCode Reserve(PetscInt n);
-  // Whether n columns fit without growing the BV. Not collective.
-  bool Fits(PetscInt n) const;
   // Appends k states (zero columns, values and residuals 0); *first: the first of them. Collective.
   PetscErrorCode Append(PetscInt k, PetscInt *first);
-  // Drops the states whose keep[] is false, moving the others to the front in order. Collective.
+  // Drops the states whose keep[] is false, moving the others to the front in order; the Vecs of columns no longer
+  // used are freed. Collective.
   PetscErrorCode Keep(const std::vector<bool> &keep);
   // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
   // Collective.
@@ -41,20 +43,27 @@ public:
   // one sweep over the local rows: two Lanczos vectors at a time, so the columns are read and written once per two
   // steps. Collective (no communication).
   PetscErrorCode Accumulate(PetscInt first, const std::vector<double> &a, Vec p, const std::vector<double> &b, Vec q);
-  BV V() const { return V_; }
+  // Column j as a Vec until RestoreColumn (at most two BV columns at a time: BVGetColumn's limit). Not collective.
+  PetscErrorCode GetColumn(PetscInt j, Vec *x);
+  PetscErrorCode RestoreColumn(PetscInt j, Vec *x);
+  // Every state into the BV's columns [0, count()), the BV grown when it must; the own Vecs freed one by one as they
+  // are copied. Collective.
+  PetscErrorCode MoveIntoBV();
   std::vector<double> values, residuals;
 
 private:
+  PetscInt bvColumns() const;
   BV V_;
   bool vectors_;
+  std::vector<Vec> own_; // columns bvColumns() + i
 };
 
-// A column of the store as a Vec while the scope lives (at most two at a time: BVGetColumn's limit).
+// A column of the store as a Vec while the scope lives.
 class Column {
 public:
-  Column(BV V, PetscInt j) : V_(V), j_(j) { error_ = BVGetColumn(V_, j_, &x_); }
+  Column(StateColumns &st, PetscInt j) : st_(st), j_(j) { error_ = st_.GetColumn(j_, &x_); }
   ~Column() {
-    if (!error_) (void)BVRestoreColumn(V_, j_, &x_);
+    if (!error_) (void)st_.RestoreColumn(j_, &x_);
   }
   Column(const Column &) = delete;
   Column &operator=(const Column &) = delete;
@@ -62,15 +71,11 @@ public:
   Vec vec() const { return x_; }
 
 private:
-  BV V_;
+  StateColumns &st_;
   PetscInt j_;
   Vec x_ = nullptr;
   PetscErrorCode error_;
 };
-
-// Room for n states in `store`. Growing it copies the BV (old and new columns at once), so the recurrence's vectors,
-// scratch between passes, are freed meanwhile and made again. Collective.
-PetscErrorCode ReserveStates(Recurrence &r, PetscInt n, StateColumns *store);
 
 struct Record {
   double value;

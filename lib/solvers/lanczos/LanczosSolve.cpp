@@ -59,7 +59,6 @@ PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const 
   PetscInt start;
   PetscFunctionBeginUser;
   if (n == 0) PetscFunctionReturn(0);
-  PetscCall(ReserveStates(r, st->count() + n * (opts.kramers_block ? 2 : 1), st));
   if (st->vectors()) {
     Progress progress("Lanczos eigenvectors (second pass)");
     PassSpec second = spec;

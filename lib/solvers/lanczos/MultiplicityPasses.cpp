@@ -39,7 +39,7 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
     const PetscInt col = first + i;
     const double value = st->values[col], cres = st->residuals[col];
     {
-      Column x(st->V(), col);
+      Column x(*st, col);
       PetscCall(x.error());
       PetscCall(VecCopy(x.vec(), r.vprev));
     }
@@ -52,7 +52,11 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
       PetscCall(Residual(r, r.vprev, value, &res));
     }
     if (left < 0.5 || res > std::max(100 * cres, 1e-6 * scale)) continue; // not new after all (kept as a safeguard)
-    PetscCall(BVInsertVec(st->V(), accepted, r.vprev));
+    {
+      Column x(*st, accepted);
+      PetscCall(x.error());
+      PetscCall(VecCopy(r.vprev, x.vec()));
+    }
     st->values[accepted] = value, st->residuals[accepted] = res;
     ++*added;
     const PetscInt before = st->count();
@@ -95,7 +99,6 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   *added = 0;
   if (fresh.empty()) PetscFunctionReturn(0);
   pass.found = fresh;
-  PetscCall(ReserveStates(r, st->count() + (PetscInt)fresh.size() * (opts.kramers_block ? 2 : 1), st));
   PetscCall(SecondPass(r, sp, pass, st, &start, &steps2));
   rep->multiplicity_steps += steps2;
   PetscCall(AcceptCandidates(r, opts, start, (PetscInt)fresh.size(), scale, st, rep, added));
@@ -114,7 +117,7 @@ PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, Pets
   st->values[k] = value;
   if (!st->vectors()) PetscFunctionReturn(0);
   {
-    Column x(st->V(), j), y(st->V(), k);
+    Column x(*st, j), y(*st, k);
     PetscCall(x.error());
     PetscCall(y.error());
     PetscCall(KramersPartner(x.vec(), y.vec(), opts.kramers_block));

@@ -179,6 +179,7 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
   o.monitor = [&](const char *, PetscInt step, const Check &chk) { return MonitorCheck(eps, ctx->centre, step, chk); };
   lanczos::StateColumns states(eps->V, o.vectors);
   PetscCall(LanczosSolve(A, o, &states, &ctx->report));
+  PetscCall(states.MoveIntoBV());
   const PetscInt n = states.count();
   PetscCall(EnsureSolutionArrays(eps, n, o.vectors));
   for (PetscInt i = 0; i < n; ++i) {
@@ -239,6 +240,14 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
   return 0;
 }
 
+// The recurrence's 3 vectors and the states; with restarted passes also their candidates and the new states, at most
+// about as many again (each level of the first pass may have a further direction, with its partner).
+PetscErrorCode EPSNemoEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
+  const LanczosOptions &o = NemoCtx(eps)->opts;
+  *vectors = 3 + (o.vectors ? nev : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
+  return 0;
+}
+
 PetscErrorCode EPSReportsProgress_Nemo(void) { return 0; } // a marker: the passes print their own progress lines
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
@@ -248,6 +257,7 @@ PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", nullptr));
   PetscFunctionReturn(0);
 }
@@ -271,6 +281,7 @@ PetscErrorCode EPSCreate_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", EPSNemoSetValence_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", EPSNemoSetCentre_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", EPSNemoGetReport_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", EPSNemoEstimateVectors_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", EPSReportsProgress_Nemo));
   PetscFunctionReturn(0);
 }
