@@ -38,16 +38,34 @@ bool Progress::Due() const { return printer_ && MPI_Wtime() - last_ >= interval_
 
 double Progress::Elapsed() const { return MPI_Wtime() - start_; }
 
-PetscErrorCode Progress::Report(const char *format, ...) {
+PetscErrorCode Progress::Print(const char *format, va_list ap) {
   char text[512];
+  PetscFunctionBeginUser;
+  std::vsnprintf(text, sizeof text, format, ap);
+  last_ = MPI_Wtime();
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %s: %.0f s, %s\n", ProgramName(), phase_.c_str(), last_ - start_, text));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Progress::Report(const char *format, ...) {
   va_list ap;
   PetscFunctionBeginUser;
   if (!Due()) PetscFunctionReturn(0);
   va_start(ap, format);
-  std::vsnprintf(text, sizeof text, format, ap);
+  const PetscErrorCode ierr = Print(format, ap);
   va_end(ap);
-  last_ = MPI_Wtime();
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %s: %.0f s, %s\n", ProgramName(), phase_.c_str(), last_ - start_, text));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Progress::Done(const char *format, ...) {
+  va_list ap;
+  PetscFunctionBeginUser;
+  if (!printer_ || Elapsed() < interval_seconds) PetscFunctionReturn(0);
+  va_start(ap, format);
+  const PetscErrorCode ierr = Print(format, ap);
+  va_end(ap);
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

@@ -5,6 +5,7 @@
 // and nothing is collective.
 #include <petscsys.h>
 
+#include <cstdarg>
 #include <string>
 
 namespace tbpeta {
@@ -22,12 +23,16 @@ public:
   bool Due() const;
   // Prints "<program>: <phase>: <elapsed> s, <text>" on rank 0 when due, and restarts the interval.
   PetscErrorCode Report(const char *format, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+  // At the end of a phase that lasted at least one interval: "<program>: <phase>: <elapsed> s, <text>" on rank 0, so
+  // that a long run's log says what each long phase found. Not collective.
+  PetscErrorCode Done(const char *format, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
   double Elapsed() const;
   // In a loop over this rank's n items: at item i (looked at every 4096 items, so the loop stays cheap) a line
   // "<what> i of n (rank 0), about ... left" when due. Not collective.
   PetscErrorCode Loop(long long i, long long n, const char *what) { return (i & 4095) == 0 && Due() ? LoopLine(i, n, what) : 0; }
 
 private:
+  PetscErrorCode Print(const char *format, va_list ap);
   PetscErrorCode LoopLine(long long i, long long n, const char *what);
   std::string phase_;
   double start_ = 0, last_ = 0;

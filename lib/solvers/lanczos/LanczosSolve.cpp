@@ -64,6 +64,7 @@ PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const 
     PassSpec second = spec;
     second.progress = &progress;
     PetscCall(SecondPass(r, second, first, st, &start, &rep->second_pass_steps));
+    PetscCall(progress.Done("done: %d steps, %d states", (int)rep->second_pass_steps, (int)n));
     rep->second_pass_identical = true; // SecondPass fails otherwise
   } else {
     PetscCall(st->Append(n, &start));
@@ -131,6 +132,7 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   Progress progress("Lanczos first pass");
   spec.progress = &progress;
   PetscCall(FirstPass(r, spec, &first));
+  PetscCall(progress.Done("done: %d steps, %d levels converged%s", (int)first.alpha.size(), (int)first.found.size(), first.converged ? "" : " (not all wanted)"));
   PetscCall(CheckEnoughLevels(r.comm, opts, want, first));
   PetscCall(FirstPassStates(r, opts, spec, first, st, &rep));
   PetscCall(MultiplicityPasses(r, opts, spec, first, st, &rep));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "support/CounterHash.hpp"
 
@@ -14,6 +15,17 @@ namespace {
 // (a random start has about 1/N per direction; below 1e-6 / N with probability 1e-6; measured: above 1e-3 against
 // below 1e-23 for a level found before, at N = 160..640).
 constexpr double kNewDirectionWeight = 1e-6;
+
+// "0.17539769, 0.81329893 eV" (the recurrence's values + its centre) for a progress line.
+std::string LevelList(const std::vector<Level> &levels, double centre) {
+  std::string s;
+  char v[32];
+  for (const Level &l : levels) {
+    std::snprintf(v, sizeof v, "%s%.8f", s.empty() ? "" : ", ", l.value + centre);
+    s += v;
+  }
+  return s.empty() ? "none" : s + " eV";
+}
 
 // The converged levels of a pass that its start vector reached.
 PetscErrorCode NewDirections(const PassResult &pass, double near, PetscInt N, std::vector<Level> *fresh) {
@@ -96,12 +108,14 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   PetscCall(FirstPass(r, sp, &pass));
   rep->multiplicity_steps += (PetscInt)pass.alpha.size();
   PetscCall(NewDirections(pass, std::max(kLanczosCopyTolerance, opts.tol) * scale * 10, N, &fresh));
+  PetscCall(progress.Done("search done: %d steps, %d converged levels in the window, new directions at %s", (int)pass.alpha.size(), (int)pass.found.size(), LevelList(fresh, r.centre).c_str()));
   *added = 0;
   if (fresh.empty()) PetscFunctionReturn(0);
   pass.found = fresh;
   PetscCall(SecondPass(r, sp, pass, st, &start, &steps2));
   rep->multiplicity_steps += steps2;
   PetscCall(AcceptCandidates(r, opts, start, (PetscInt)fresh.size(), scale, st, rep, added));
+  PetscCall(progress.Done("vectors done: %d steps, %d states added (%d in all)", (int)steps2, *added, (int)st->count()));
   PetscFunctionReturn(0);
 }
 
