@@ -53,6 +53,17 @@ PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode StateColumns::DropLast() {
+  PetscFunctionBeginUser;
+  if (count() == 0) PetscFunctionReturn(0);
+  if (vectors_ && count() > bvColumns()) {
+    PetscCall(VecDestroy(&own_.back()));
+    own_.pop_back();
+  }
+  values.pop_back(), residuals.pop_back();
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
   const PetscInt m = bvColumns();
   PetscInt j = 0;
@@ -71,6 +82,19 @@ PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
   const size_t used = (size_t)std::max<PetscInt>(0, j - m);
   for (size_t k = used; k < own_.size(); ++k) PetscCall(VecDestroy(&own_[k]));
   own_.resize(std::min(used, own_.size()));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode StateColumns::Dots(Vec v, std::vector<PetscScalar> *c) {
+  const PetscInt m = std::min(bvColumns(), count()), n = count();
+  PetscFunctionBeginUser;
+  c->assign(n, 0.0);
+  if (!vectors_ || n == 0) PetscFunctionReturn(0);
+  if (m > 0) {
+    PetscCall(BVSetActiveColumns(V_, 0, m));
+    PetscCall(BVDotVec(V_, v, c->data()));
+  }
+  if (n > m) PetscCall(VecMDot(v, n - m, own_.data(), c->data() + m));
   PetscFunctionReturn(0);
 }
 

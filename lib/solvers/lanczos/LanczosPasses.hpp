@@ -33,9 +33,13 @@ public:
   bool vectors() const { return vectors_; }
   // Appends k states (zero columns, values and residuals 0); *first: the first of them. Collective.
   PetscErrorCode Append(PetscInt k, PetscInt *first);
+  // Drops the last state (and frees its own Vec). Not collective.
+  PetscErrorCode DropLast();
   // Drops the states whose keep[] is false, moving the others to the front in order; the Vecs of columns no longer
   // used are freed. Collective.
   PetscErrorCode Keep(const std::vector<bool> &keep);
+  // c[j] = x_j^H v for every state j. Collective.
+  PetscErrorCode Dots(Vec v, std::vector<PetscScalar> *c);
   // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
   // Collective.
   PetscErrorCode Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm);
