@@ -330,7 +330,7 @@ TEST(Lanczos, BadOptionsAreUserInputErrors) {
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, -0.5, 0.5, 1, 2, 3}, &A), 0);
   NemoRun run;
   for (const char *bad : {"-eps_nemo_valence -1", "-eps_nev 4 -eps_nemo_valence 5", "-eps_nemo_check_every 0", "-eps_tol 2", "-eps_nemo_seed -3",
-                          "-eps_nemo_multiplicity_passes -1", "-eps_nemo_multiplicity_max -2", "-eps_nemo_multiplicity_start both", "-eps_nemo_checkpoint_every 0", "-eps_largest_magnitude", "-st_type sinvert", "-eps_target nan",
+                          "-eps_nemo_multiplicity_passes -1", "-eps_nemo_checkpoint_every 0", "-eps_largest_magnitude", "-st_type sinvert", "-eps_target nan",
                           // solve-time: more states below the target than exist, a window outside the spectrum, an empty window
                           "-eps_nev 6", "-eps_interval 100,200", "-eps_interval -0.2,0.2 -eps_nemo_check_every 5"}) {
     std::string message;
@@ -343,9 +343,7 @@ TEST(Lanczos, BadOptionsAreUserInputErrors) {
 }
 
 // Degeneracy beyond Kramers: a known spectrum with a 3-fold and a 2-fold level next to the gap. The first pass sees
-// each level once; the restarted passes add the missing states, from deflated or independent starts (two that add,
-// one that adds nothing; or, with independent starts, no pass after the one that completes the 3-fold level); with 0
-// passes only the first pass's are returned.
+// each level once; the restarted passes add the missing states; with 0 passes only the first pass's are returned.
 TEST(Lanczos, RestartedPassesFindTheMultiplicity) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> e;
@@ -357,33 +355,17 @@ TEST(Lanczos, RestartedPassesFindTheMultiplicity) {
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
   NemoRun run;
-  struct Case {
-    const char *options;
-    PetscInt passes; // at least
-  };
-  // Deflated starts; independent starts until a pass adds nothing; independent starts with the default limit of a
-  // level without Kramers pairs (3 states): the pass that completes the 3-fold level is the last.
-  const Case cases[] = {{"", 3}, {" -eps_nemo_multiplicity_start independent -eps_nemo_multiplicity_max 0", 3}, {" -eps_nemo_multiplicity_start independent", 2}};
-  PetscInt restarted_steps[3] = {0, 0, 0};
-  for (int c = 0; c < 3; ++c) {
-    const std::string options = std::string("-eps_nev 5 -eps_nemo_valence 3") + cases[c].options;
-    ASSERT_EQ(SolveNemo(A, 0.1, options.c_str(), &run), 0);
-    const EigenStates &st = run.states;
-    ASSERT_EQ(st.values.size(), 5u) << st.solver << options;
-    for (size_t i = 0; i < 5; ++i) {
-      EXPECT_NEAR(st.values[i], i < 3 ? -0.4 : 0.6, 1e-10) << i << options;
-      EXPECT_LT(st.residuals[i], 1e-8) << i << options;
-    }
-    EXPECT_LT(Orthonormality(A, run), 1e-10) << options; // the states of a level are orthonormal
-    EXPECT_EQ(run.report.extra_states, 3) << options;
-    EXPECT_GE(run.report.multiplicity_passes, cases[c].passes) << options;
-    EXPECT_TRUE(run.report.multiplicity_complete) << options;
-    restarted_steps[c] = run.report.multiplicity_steps;
+  ASSERT_EQ(SolveNemo(A, 0.1, "-eps_nev 5 -eps_nemo_valence 3", &run), 0);
+  const EigenStates &st = run.states;
+  ASSERT_EQ(st.values.size(), 5u) << st.solver;
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_NEAR(st.values[i], i < 3 ? -0.4 : 0.6, 1e-10) << i;
+    EXPECT_LT(st.residuals[i], 1e-8) << i;
   }
-  EXPECT_EQ(run.report.multiplicity_passes, 2); // the limit: no pass after the one that completed the 3-fold level
-  // Independent starts stop when converged, as the first pass did, instead of running 1.25 times its steps.
-  EXPECT_LT(restarted_steps[1], restarted_steps[0]);
-  EXPECT_LT(restarted_steps[2], restarted_steps[1]);
+  EXPECT_LT(Orthonormality(A, run), 1e-10); // the states of a level are orthonormal
+  EXPECT_EQ(run.report.extra_states, 3);
+  EXPECT_GE(run.report.multiplicity_passes, 3); // two that add, one that adds nothing
+  EXPECT_TRUE(run.report.multiplicity_complete);
   // Each level once without the restarted passes: the 3 levels below and the 2 above the gap centre.
   ASSERT_EQ(SolveNemo(A, 0.1, "-eps_nev 5 -eps_nemo_valence 3 -eps_nemo_multiplicity_passes 0", &run), 0);
   ASSERT_EQ(run.states.values.size(), 5u);
@@ -490,8 +472,7 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
 }
 
 // The physical case: bulk GaAs at Gamma with spin-orbit (nemo3d sp3d5s*), whose valence-band top is the fourfold
-// Gamma8 level: the first pass and its Kramers partner give two states, a restarted pass the other two (deflated or
-// independent start).
+// Gamma8 level: the first pass and its Kramers partner give two states, a restarted pass the other two.
 TEST(Lanczos, BulkGamma8IsFourfold) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
@@ -500,17 +481,15 @@ TEST(Lanczos, BulkGamma8IsFourfold) {
   ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1", &sys), 0);
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  for (const char *options : {"-eps_nev 6 -eps_nemo_valence 4", "-eps_nev 6 -eps_nemo_valence 4 -eps_nemo_multiplicity_start independent"}) {
-    NemoRun run;
-    ASSERT_EQ(SolveNemo(H, 0.5 * (vbm + cbm), options, &run), 0);
-    ASSERT_EQ(run.states.values.size(), 6u) << run.states.solver << options;
-    for (size_t i = 0; i < 6; ++i) {
-      EXPECT_NEAR(run.states.values[i], i < 4 ? vbm : cbm, 1e-8) << i << options;
-      EXPECT_LT(run.states.residuals[i], 1e-8) << i << options;
-    }
-    EXPECT_EQ(run.report.extra_states, 2) << options;
-    EXPECT_TRUE(run.report.multiplicity_complete) << options;
+  NemoRun run;
+  ASSERT_EQ(SolveNemo(H, 0.5 * (vbm + cbm), "-eps_nev 6 -eps_nemo_valence 4", &run), 0);
+  ASSERT_EQ(run.states.values.size(), 6u) << run.states.solver;
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_NEAR(run.states.values[i], i < 4 ? vbm : cbm, 1e-8) << i;
+    EXPECT_LT(run.states.residuals[i], 1e-8) << i;
   }
+  EXPECT_EQ(run.report.extra_states, 2);
+  EXPECT_TRUE(run.report.multiplicity_complete);
   MatDestroy(&H);
   PetscOptionsClear(nullptr);
 }

@@ -85,19 +85,6 @@ PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode StateColumns::Dots(Vec v, std::vector<PetscScalar> *c) {
-  const PetscInt m = std::min(bvColumns(), count()), n = count();
-  PetscFunctionBeginUser;
-  c->assign(n, 0.0);
-  if (!vectors_ || n == 0) PetscFunctionReturn(0);
-  if (m > 0) {
-    PetscCall(BVSetActiveColumns(V_, 0, m));
-    PetscCall(BVDotVec(V_, v, c->data()));
-  }
-  if (n > m) PetscCall(VecMDot(v, n - m, own_.data(), c->data() + m));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm) {
   const PetscInt m = bvColumns();
   std::vector<PetscScalar> c;

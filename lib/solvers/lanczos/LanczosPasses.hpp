@@ -38,8 +38,6 @@ public:
   // Drops the states whose keep[] is false, moving the others to the front in order; the Vecs of columns no longer
   // used are freed. Collective.
   PetscErrorCode Keep(const std::vector<bool> &keep);
-  // c[j] = x_j^H v for every state j. Collective.
-  PetscErrorCode Dots(Vec v, std::vector<PetscScalar> *c);
   // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
   // Collective.
   PetscErrorCode Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm);

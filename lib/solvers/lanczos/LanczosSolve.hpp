@@ -35,8 +35,6 @@ struct LanczosOptions {
   unsigned long long seed = 1;
   double tol = 1e-10;               // relative convergence tolerance on beta_{m+1} |s_m| (relative to T's scale)
   PetscInt multiplicity_passes = 4; // restarted passes for degeneracy beyond Kramers (0: Kramers only)
-  bool independent_starts = false;  // restarted passes from fresh starts run to convergence (MultiplicityPasses.hpp)
-  PetscInt multiplicity_max = -1;   // independent starts: the most states of a level (-1: 4 with Kramers, else 3; 0: any)
   bool vectors = true;              // false: eigenvalues only (no second pass, no restarted passes)
   std::string checkpoint;           // the first pass's checkpoint file (empty: none)
   PetscInt checkpoint_every = 1000; // steps between checkpoint writes

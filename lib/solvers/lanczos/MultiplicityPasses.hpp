@@ -8,13 +8,6 @@
 // that would be thrown away. Each is orthogonalised against the found states and kept when at least half its norm
 // remains and its residual is small (a safeguard), with its Kramers partner. The passes stop at the first that adds
 // nothing, or at opts.multiplicity_passes.
-//
-// With opts.independent_starts a pass starts instead from a fresh seeded vector b, not deflated, and asks what the
-// first pass asked: every wanted level has b's random weight in it, so the pass stops when they have converged, as
-// the first pass did, instead of running a fixed 1.25 times its steps. A level is a new direction when b's weight in
-// it (from T) exceeds what the states found there account for (sum |<x, b>|^2) by a fraction kNewFraction; the
-// second run accumulates those, and each is kept when its part orthogonal to the found states is at least
-// sqrt(kNewFraction) of it and its residual is small.
 #include "solvers/lanczos/LanczosSolve.hpp"
 
 namespace tbpeta::lanczos {

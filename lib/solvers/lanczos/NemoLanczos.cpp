@@ -35,34 +35,28 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   LanczosOptions &o = ctx->opts;
   PetscInt seed = (PetscInt)o.seed, valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
   PetscBool vectors = o.vectors ? PETSC_TRUE : PETSC_FALSE, ck_set = PETSC_FALSE, valence_set = PETSC_FALSE;
-  char ck[PETSC_MAX_PATH_LEN], start[32];
+  char ck[PETSC_MAX_PATH_LEN];
   const std::string p = OptionPrefix(eps);
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
   std::snprintf(ck, sizeof ck, "%s", o.checkpoint.c_str());
-  std::snprintf(start, sizeof start, "%s", o.independent_starts ? "independent" : "deflated");
   PetscOptionsHeadBegin(PetscOptionsObject, "EPS nemo: Lanczos in the style of NEMO 3-D (tbpeta)");
   PetscCall(PetscOptionsInt("-eps_nemo_valence", "States (with multiplicity) below the target; the rest of -eps_nev above it (default: half)", "EPSNemoSetValence", valence, &valence, &valence_set));
   PetscCall(PetscOptionsInt("-eps_nemo_check_every", "Steps between convergence checks of the tridiagonal", "EPSNEMO", o.check_every, &o.check_every, nullptr));
   PetscCall(PetscOptionsInt("-eps_nemo_seed", "Seed of the start vector (>= 0): the same vector on any number of ranks", "EPSNEMO", seed, &seed, nullptr));
   PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes", "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO", o.multiplicity_passes, &o.multiplicity_passes, nullptr));
-  PetscCall(PetscOptionsString("-eps_nemo_multiplicity_start", "Start of a restarted pass: deflated (orthogonal to the states found, 1.25x the first pass's steps) or independent (a fresh start, run until converged)", "EPSNEMO", start, start, sizeof start, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_max", "Independent starts: no further pass once every level a pass added to holds this many states (-1: 4 with Kramers pairs, else 3; 0: only a pass that adds nothing ends them)", "EPSNEMO", o.multiplicity_max, &o.multiplicity_max, nullptr));
   PetscCall(PetscOptionsBool("-eps_nemo_vectors", "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO", vectors, &vectors, nullptr));
   PetscCall(PetscOptionsString("-eps_nemo_checkpoint", "File: save the first pass there, and continue from it when it exists (none by default)", "EPSNEMO", ck, ck, sizeof ck, &ck_set));
   PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps between checkpoint writes", "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
   PetscOptionsHeadEnd();
-  PetscCheck(std::string(start) == "deflated" || std::string(start) == "independent", comm, PETSC_ERR_USER_INPUT, "%seps_nemo_multiplicity_start: '%s' is not allowed (allowed: deflated, independent)", p.c_str(), start);
   PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
   PetscCheck(o.check_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_check_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.check_every);
   PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_seed must be >= 0, got %" PetscInt_FMT, p.c_str(), seed);
-  PetscCheck(o.multiplicity_max >= -1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_multiplicity_max must be >= -1 (-1: 4 with Kramers pairs, else 3; 0: no limit), got %" PetscInt_FMT, p.c_str(), o.multiplicity_max);
   PetscCheck(o.multiplicity_passes >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_multiplicity_passes must be >= 0, got %" PetscInt_FMT, p.c_str(), o.multiplicity_passes);
   PetscCheck(o.checkpoint_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.checkpoint_every);
   PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
   if (valence_set) ctx->valence = valence;
   o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck;
-  o.independent_starts = std::string(start) == "independent";
   PetscFunctionReturn(0);
 }
 
@@ -224,8 +218,8 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  NEMO 3-D-style Lanczos: 3 vectors + the states, no reorthogonalisation; check every %" PetscInt_FMT " steps, seed %llu\n", o.check_every, o.seed));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT " (%s starts); eigenvectors %s%s%s\n",
-                                   ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes, o.independent_starts ? "independent" : "deflated", o.vectors ? "yes" : "no",
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT "; eigenvectors %s%s%s\n",
+                                   ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes, o.vectors ? "yes" : "no",
                                    o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
   if (ctx->report.steps)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " steps, %" PetscInt_FMT " products, %" PetscInt_FMT " reductions, %" PetscInt_FMT " restarted passes\n", ctx->report.steps,
