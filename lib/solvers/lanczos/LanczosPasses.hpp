@@ -22,7 +22,7 @@
 namespace tbpeta::lanczos {
 
 // The states found so far: their values and residuals and, with vectors, their columns [0, count()): column j is the
-// BV's column j while j < the BV's size, and a Vec of its own beyond. Move-only: it destroys the Vecs it made.
+// BV's column j while j < the BV's size, and a Vec of its own beyond. Not copyable: it destroys the Vecs it made.
 class StateColumns {
 public:
   StateColumns(BV V, bool vectors) : V_(V), vectors_(vectors) {}
