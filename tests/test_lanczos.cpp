@@ -1,7 +1,8 @@
-// The NEMO 3-D-style Lanczos as the EPS type nemo: ghost filter on a known spectrum, agreement with dense LAPACK on a
-// small dot (with Kramers multiplicity), the same run on any rank count, a second pass that reproduces the first, a
-// step cap that reports what did not converge, SLEPc's interface (prefix, -eps_view, EPSGetEigenpair), the memory
-// it holds (measured), and one-line errors for bad options.
+// The NEMO 3-D-style Lanczos as the EPS type nemo: ghost filter on a known spectrum, two levels closer than the copy
+// tolerance kept apart (by the filter and in the Ritz vectors), agreement with dense LAPACK on a small dot (with
+// Kramers multiplicity), the same run on any rank count, a second pass that reproduces the first, a step cap that
+// reports what did not converge, SLEPc's interface (prefix, -eps_view, EPSGetEigenpair), the memory it holds
+// (measured), and one-line errors for bad options.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "bulk/CellSpectrum.hpp"
 #include "solvers/lanczos/LanczosRecurrence.hpp"
 #include "solvers/lanczos/NemoLanczos.hpp"
+#include "solvers/lanczos/TridiagonalAnalysis.hpp"
 #include "study/AllocationTracker.hpp"
 #include "study/SolveMemory.hpp"
 #include "system_fixture.hpp"
@@ -117,7 +119,78 @@ double Orthonormality(Mat A, const NemoRun &run) {
   return worst;
 }
 
+// T_m of Lanczos on diag(e) from the start b in exact arithmetic (each new vector orthogonalised twice against all
+// before it): each eigenvalue of T_m then appears once, as a simple value.
+void ExactLanczos(const std::vector<double> &e, std::vector<double> b, int m, std::vector<double> *alpha, std::vector<double> *beta) {
+  const size_t n = e.size();
+  std::vector<std::vector<double>> V;
+  const auto dot = [](const std::vector<double> &x, const std::vector<double> &y) {
+    double s = 0;
+    for (size_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
+    return s;
+  };
+  double nb = std::sqrt(dot(b, b));
+  for (double &x : b) x /= nb;
+  alpha->clear(), beta->assign(1, 0.0);
+  for (int j = 0; j < m; ++j) {
+    V.push_back(b);
+    std::vector<double> w(n);
+    for (size_t i = 0; i < n; ++i) w[i] = e[i] * b[i];
+    alpha->push_back(dot(w, b));
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto &v : V) {
+        const double c = dot(w, v);
+        for (size_t i = 0; i < n; ++i) w[i] -= c * v[i];
+      }
+    nb = std::sqrt(dot(w, w));
+    beta->push_back(nb);
+    for (size_t i = 0; i < n; ++i) b[i] = w[i] / nb;
+  }
+}
+
 } // namespace
+
+// Two levels closer than a few copy tolerances (a fourfold level split by a box that is not quite symmetric) are two
+// levels: T^ has a value between them, within the tolerance of both, but the start vector reaches both, so neither
+// is a ghost; and each gets its own Ritz vector.
+TEST(Lanczos, LevelsCloserThanTheCopyToleranceAreTwoLevels) {
+  std::vector<double> e;
+  for (int k = 0; k < 120; ++k) e.push_back(-10 + 9 * k / 119.0 + 0.01 * std::sin(3.0 * k));
+  for (int k = 0; k < 120; ++k) e.push_back(1 + 9 * k / 119.0 + 0.01 * std::cos(2.0 * k));
+  e.push_back(0.6);
+  const double pair = -0.4;
+  std::vector<double> b(e.size() + 2);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1 + 0.5 * std::sin(3.0 * i);
+  std::vector<double> alpha, beta;
+  tbpeta::lanczos::Wanted want;
+  want.levels_v = 2, want.levels_c = 1, want.rows = (double)b.size();
+  tbpeta::lanczos::Check chk;
+  e.push_back(pair), e.push_back(pair + 1e-9);
+  const int m = (int)e.size(); // the whole space: T_m has exactly the values of e, and every value has converged
+  ExactLanczos(e, b, m, &alpha, &beta);
+  ASSERT_EQ(tbpeta::lanczos::AnalyseT(alpha, beta, want, 1e-10, &chk), 0);
+  const double delta = 1.5 * tbpeta::lanczos::kLanczosCopyTolerance * chk.scale; // 1.5 copy tolerances apart
+  e.pop_back(), e.push_back(pair + delta);
+  ExactLanczos(e, b, m, &alpha, &beta);
+  ASSERT_EQ(tbpeta::lanczos::AnalyseT(alpha, beta, want, 1e-10, &chk), 0);
+  ASSERT_EQ(chk.wanted.size(), 3u);
+  EXPECT_NEAR(chk.wanted[0].value, pair, 1e-13);
+  EXPECT_NEAR(chk.wanted[1].value, pair + delta, 1e-13);
+  EXPECT_NEAR(chk.wanted[2].value, 0.6, 1e-13);
+  for (const auto &l : chk.wanted) EXPECT_TRUE(l.converged) << l.value;
+  EXPECT_EQ(chk.spurious, 0);
+  // The same value asked twice, the second time with the first's value taken: two orthogonal vectors of T.
+  const double same = tbpeta::lanczos::CopyTolerance(chk.scale);
+  std::vector<double> s0, s1;
+  double c0, c1;
+  ASSERT_EQ(tbpeta::lanczos::RitzCoefficients(alpha, beta, m, pair, same, {}, &s0, &c0), 0);
+  ASSERT_EQ(tbpeta::lanczos::RitzCoefficients(alpha, beta, m, pair, same, {c0}, &s1, &c1), 0);
+  EXPECT_NEAR(c0, pair, 1e-13);
+  EXPECT_NEAR(c1, pair + delta, 1e-13);
+  double overlap = 0;
+  for (int j = 0; j < m; ++j) overlap += s0[j] * s1[j];
+  EXPECT_LT(std::fabs(overlap), 1e-6);
+}
 
 // No spurious and no duplicated value after many more steps than the dimension.
 TEST(Lanczos, GhostFilterOnAKnownSpectrum) {

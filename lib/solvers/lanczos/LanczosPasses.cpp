@@ -203,12 +203,12 @@ PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector
   PetscFunctionBeginUser;
   PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
   const Check &chk = res->chk;
-  const double match = std::max(kLanczosCopyTolerance, spec.tol) * chk.scale;
+  const double match = std::max(kLanczosCopyTolerance, spec.tol) * chk.scale, same = CopyTolerance(chk.scale);
   bool all = chk.neighbours_converged;
   for (const Level &l : chk.wanted) {
     all = all && l.converged;
-    if (!l.converged) continue;
-    auto rec = std::find_if(res->records.begin(), res->records.end(), [&](const Record &x) { return std::fabs(x.value - l.value) <= match; });
+    if (!l.converged) continue; // a record per level, even for two levels closer than the tolerance
+    auto rec = std::find_if(res->records.begin(), res->records.end(), [&](const Record &x) { return std::fabs(x.value - l.value) <= same; });
     if (rec == res->records.end()) res->records.push_back({l.value, (int)m});
     else rec->value = l.value;
   }
@@ -279,18 +279,26 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
 
 namespace {
 
-// T's eigenvector for each found value at the check where it first converged, and the steps each one needs.
+// T's eigenvector for each found value at the check where it first converged, and the steps each one needs. Two
+// found levels within `near` of each other use the last check, where both are values of T: earlier, one value of T
+// may have stood for both (a mixture of the two passes the convergence test), and would give both one vector.
 PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vector<std::vector<double>> *s, std::vector<int> *len, int *longest) {
   PetscFunctionBeginUser;
   const std::vector<Level> &found = res.found;
-  const double near = std::max(kLanczosCopyTolerance, spec.tol) * res.chk.scale * 10;
+  const double same = CopyTolerance(res.chk.scale), near = std::max(kLanczosCopyTolerance, spec.tol) * res.chk.scale * 10;
+  std::vector<double> chosen(found.size());
   len->assign(found.size(), (int)res.alpha.size());
   s->assign(found.size(), {});
   *longest = 0;
   for (size_t i = 0; i < found.size(); ++i) {
+    bool alone = true;
+    for (size_t k = 0; k < found.size(); ++k) alone = alone && (k == i || std::fabs(found[k].value - found[i].value) > near);
     for (const Record &rec : res.records)
-      if (std::fabs(rec.value - found[i].value) <= near) (*len)[i] = std::min((*len)[i], rec.step);
-    PetscCall(RitzCoefficients(res.alpha, res.beta, (*len)[i], found[i].value, near, &(*s)[i]));
+      if (alone && std::fabs(rec.value - found[i].value) <= same) (*len)[i] = std::min((*len)[i], rec.step);
+    std::vector<double> taken; // the values of T_len already chosen for other levels
+    for (size_t k = 0; k < i; ++k)
+      if ((*len)[k] == (*len)[i]) taken.push_back(chosen[k]);
+    PetscCall(RitzCoefficients(res.alpha, res.beta, (*len)[i], found[i].value, same, taken, &(*s)[i], &chosen[i]));
     *longest = std::max(*longest, (*len)[i]);
   }
   PetscFunctionReturn(0);

@@ -21,6 +21,7 @@ PetscErrorCode WantedOf(Mat H, const LanczosOptions &opts, Wanted *want) {
   const PetscInt kb = opts.kramers_block;
   PetscCheck(opts.check_every >= 1 && opts.max_steps >= 1 && opts.tol > 0, comm, PETSC_ERR_USER_INPUT, "Lanczos options: check_every, max_steps and tol must be positive");
   want->gap_center = opts.gap_center - opts.centre; // the recurrence runs on H - centre
+  want->rows = (double)N;
   want->levels_v = kb ? (int)(opts.nev_valence + 1) / 2 : (int)opts.nev_valence;
   want->levels_c = kb ? (int)(opts.nev_conduction + 1) / 2 : (int)opts.nev_conduction;
   if (!opts.window_set) {

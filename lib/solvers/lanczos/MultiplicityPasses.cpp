@@ -11,11 +11,6 @@ namespace tbpeta::lanczos {
 
 namespace {
 
-// A level of a restarted pass is a new direction when the start vector's squared weight in it is at least this / N
-// (a random start has about 1/N per direction; below 1e-6 / N with probability 1e-6; measured: above 1e-3 against
-// below 1e-23 for a level found before, at N = 160..640).
-constexpr double kNewDirectionWeight = 1e-6;
-
 // "0.17539769, 0.81329893 eV" (the recurrence's values + its centre) for a progress line.
 std::string LevelList(const std::vector<Level> &levels, double centre) {
   std::string s;
@@ -27,14 +22,14 @@ std::string LevelList(const std::vector<Level> &levels, double centre) {
   return s.empty() ? "none" : s + " eV";
 }
 
-// The converged levels of a pass that its start vector reached.
+// The converged levels of a pass that its (deflated) start vector reached: the new directions.
 PetscErrorCode NewDirections(const PassResult &pass, double near, PetscInt N, std::vector<Level> *fresh) {
   PetscFunctionBeginUser;
   fresh->clear();
   for (const Level &l : pass.found) {
     double weight;
     PetscCall(StartWeight(pass.alpha, pass.beta, (int)pass.alpha.size(), l.value, near, &weight));
-    if (weight >= kNewDirectionWeight / (double)N) fresh->push_back(l);
+    if (weight >= kStartWeightFloor / (double)N) fresh->push_back(l);
   }
   PetscFunctionReturn(0);
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The Lanczos tridiagonal T_m (diagonal alpha, off-diagonal beta) and what a check learns from it: the eigenvalues of
-// T_m near the wanted energies (LAPACK dstebz bisection on the needed index range only, dstein for the last
-// components of their eigenvectors), with the Cullum-Willoughby filter of spurious values (a simple value of T_m
-// that is also a value of T^_m, T_m without its first row and column, is a ghost) and copies of one value (closer
-// than kLanczosCopyTolerance times the spectral scale) merged into one level. A kept value has converged when
-// beta_{m+1} |s_m| <= tol * scale (s_m: last component of its eigenvector, the best of its copies; scale: the
-// Gershgorin bound of T_m).
+// T_m near the wanted energies (LAPACK dstebz bisection on the needed index range only, dstein for the first and
+// last components of their eigenvectors), with the Cullum-Willoughby filter of spurious values (a simple value of
+// T_m that is also a value of T^_m, T_m without its first row and column, and that the start vector does not reach,
+// is a ghost) and copies of one value (closer than kLanczosCopyTolerance times the spectral scale) merged into one
+// level. A kept value has converged when beta_{m+1} |s_m| <= tol * scale (s_m: last component of its eigenvector,
+// the best of its copies; scale: the Gershgorin bound of T_m).
 #include <petscsys.h>
 
 #include <vector>
@@ -15,6 +15,15 @@ namespace tbpeta::lanczos {
 // Copies of one Ritz value and a T_m / T^_m coincidence in the Cullum-Willoughby test: values closer than this
 // times the spectral scale of T are the same.
 inline constexpr double kLanczosCopyTolerance = 1e-11;
+
+// Values of T closer than this are copies of one level (scale: the spectral scale of T).
+inline double CopyTolerance(double scale) { return kLanczosCopyTolerance * scale * (1 + 1e-6); }
+
+// A direction the start vector reached: its squared weight in the start vector is at least this / N (N: rows of H).
+// A random start has about 1/N per direction, below 1e-6 / N with probability 1e-6; a ghost, or a level that a
+// restarted pass's deflated start does not contain, has far less (measured: at most 2e-8 / N for the ghosts of a
+// run at N = 2e7; below 1e-23 / N for deflated levels at N = 160..640).
+inline constexpr double kStartWeightFloor = 1e-6;
 
 struct Level {
   double value = 0;
@@ -28,6 +37,7 @@ struct Wanted {
   double window[2] = {0, 0};
   double gap_center = 0;
   int levels_v = 0, levels_c = 0;
+  double rows = 0; // N, the rows of H (kStartWeightFloor / N: the weight of a direction the start reached)
 };
 
 // One convergence check on T_m.
@@ -43,9 +53,11 @@ struct Check {
 // must have converged, so that an empty window is recognised).
 PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want, double tol, Check *out);
 
-// The eigenvector s of T_m for the value nearest `value` among those within `near` of it, the best converged
-// (smallest last component) of its copies.
-PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double near, std::vector<double> *s);
+// The eigenvector s of T_m for `value`: the nearest value of T not within `same` of one in `taken` (the values
+// chosen for other levels: two levels closer than the convergence tolerance must not get one vector), and of its
+// copies (within `same` of it) the best converged, the one with the smallest last component; *chosen: that value.
+PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double same, const std::vector<double> &taken,
+                                std::vector<double> *s, double *chosen);
 
 // The squared weight of the start vector in the eigenspace of T_m at `value`: the sum of the squared first
 // components of T's eigenvectors for all copies within `near` (the projection of v_0 on the eigenspace, whatever
