@@ -85,7 +85,7 @@ PetscErrorCode Eigenvectors(const double *d, const double *e, int m, const Tridi
 class SpectrumWalker {
 public:
   SpectrumWalker(const std::vector<double> &alpha, const std::vector<double> &beta, double tol, double rows)
-      : m_((int)alpha.size()), d_(alpha.data()), e_(beta.data() + 1), bnext_(beta[m_]), reached_(rows > 0 ? kStartWeightFloor / rows : std::numeric_limits<double>::infinity()) {
+      : m_((int)alpha.size()), d_(alpha.data()), e_(beta.data() + 1), bnext_(beta[m_]), reached_(kStartWeightFloor / rows) {
     double scale = 0;
     for (int j = 0; j < m_; ++j) scale = std::max(scale, std::fabs(d_[j]) + beta[j] + (j + 1 < m_ ? beta[j + 1] : 0.0));
     scale_ = std::max(scale, std::numeric_limits<double>::min());
@@ -139,6 +139,7 @@ private:
 
 PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want, double tol, Check *out) {
   PetscFunctionBeginUser;
+  PetscCheck(want.rows >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "AnalyseT needs the rows of H (Wanted::rows), got %g", want.rows);
   SpectrumWalker t(alpha, beta, tol, want.rows);
   const int m = t.size();
   out->scale = t.scale();

@@ -19,6 +19,10 @@ inline constexpr double kLanczosCopyTolerance = 1e-11;
 // Values of T closer than this are copies of one level (scale: the spectral scale of T).
 inline double CopyTolerance(double scale) { return kLanczosCopyTolerance * scale * (1 + 1e-6); }
 
+// What convergence to -eps_tol tol can tell apart, in eV of T (values closer are one value to the convergence test;
+// the passes use 10 and 100 times this for "near" and for one level).
+inline double ConvergedTolerance(double tol, double scale) { return (tol > kLanczosCopyTolerance ? tol : kLanczosCopyTolerance) * scale; }
+
 // A direction the start vector reached: its squared weight in the start vector is at least this / N (N: rows of H).
 // A random start has about 1/N per direction, below 1e-6 / N with probability 1e-6; a ghost, or a level that a
 // restarted pass's deflated start does not contain, has far less (measured: at most 2e-8 / N for the ghosts of a
@@ -37,7 +41,7 @@ struct Wanted {
   double window[2] = {0, 0};
   double gap_center = 0;
   int levels_v = 0, levels_c = 0;
-  double rows = 0; // N, the rows of H (kStartWeightFloor / N: the weight of a direction the start reached)
+  double rows = 0; // N, the rows of H (>= 1; kStartWeightFloor / N: the weight of a direction the start reached)
 };
 
 // One convergence check on T_m.
