@@ -192,6 +192,50 @@ TEST(Lanczos, LevelsCloserThanTheCopyToleranceAreTwoLevels) {
   EXPECT_LT(std::fabs(overlap), 1e-6);
 }
 
+// The weight |<e_k, x>|^2 of state i of a run on a diagonal matrix on its k-th unit vector (the k-th eigenvector).
+double WeightOn(Mat A, const NemoRun &run, size_t i, PetscInt k) {
+  Vec x, u;
+  PetscScalar d = 0;
+  MatCreateVecs(A, &x, &u);
+  StateVector(run.eps, run.states, i, x);
+  VecSet(u, 0);
+  PetscInt lo, hi;
+  VecGetOwnershipRange(u, &lo, &hi);
+  if (k >= lo && k < hi) VecSetValue(u, k, 1, INSERT_VALUES);
+  VecAssemblyBegin(u), VecAssemblyEnd(u);
+  VecDot(x, u, &d);
+  VecDestroy(&x), VecDestroy(&u);
+  return PetscRealPart(d * PetscConj(d));
+}
+
+// An isolated pair 5e-10 apart converges early as one value of T, a mixture of the two levels (step 100 of this
+// run), long before the slow conduction level; T holds a value for each level only later (step 180). Each state must
+// be its own level's vector then, not the early mixture's.
+TEST(Lanczos, ClosePairGetsTwoVectorsAfterAnEarlyMixture) {
+  TBPETA_ASSERT_RANKS();
+  std::vector<double> e;
+  for (int k = 0; k < 150; ++k) e.push_back(-10 + 6 * k / 149.0 + 0.003 * std::sin(7.0 * k));
+  for (int k = 0; k < 150; ++k) e.push_back(1 + 9 * std::pow(k / 149.0, 1.5) + 0.001 * std::cos(5.0 * k));
+  const double pair = -2, delta = 5e-10;
+  e.push_back(pair), e.push_back(pair + delta);
+  std::sort(e.begin(), e.end());
+  const PetscInt k0 = std::lower_bound(e.begin(), e.end(), pair) - e.begin(); // pair + delta is the next one
+  Mat A;
+  ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
+  NemoRun run;
+  ASSERT_EQ(SolveNemo(A, 0.0, "-eps_nev 3 -eps_nemo_valence 2 -eps_nemo_check_every 10 -eps_nemo_multiplicity_passes 0", &run), 0);
+  const EigenStates &st = run.states;
+  ASSERT_EQ(st.values.size(), 3u) << "steps " << run.report.steps;
+  EXPECT_NEAR(st.values[0], pair, 1e-11);
+  EXPECT_NEAR(st.values[1], pair + delta, 1e-11);
+  EXPECT_NEAR(st.values[2], 1.001, 1e-11);
+  for (size_t i = 0; i < 3; ++i) EXPECT_LT(st.residuals[i], 1e-9) << i;
+  EXPECT_GT(WeightOn(A, run, 0, k0), 0.99);
+  EXPECT_GT(WeightOn(A, run, 1, k0 + 1), 0.99);
+  EXPECT_LT(Orthonormality(A, run), 1e-3);
+  MatDestroy(&A);
+}
+
 // No spurious and no duplicated value after many more steps than the dimension.
 TEST(Lanczos, GhostFilterOnAKnownSpectrum) {
   TBPETA_ASSERT_RANKS();
