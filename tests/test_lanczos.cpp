@@ -208,9 +208,10 @@ double WeightOn(Mat A, const NemoRun &run, size_t i, PetscInt k) {
   return PetscRealPart(d * PetscConj(d));
 }
 
-// An isolated pair 5e-10 apart converges early as one value of T, a mixture of the two levels (step 100 of this
-// run), long before the slow conduction level; T holds a value for each level only later (step 180). Each state must
-// be its own level's vector then, not the early mixture's.
+// An isolated pair 5e-10 apart converges early as one value of T, a mixture of the two levels (at step 100 on one
+// rank), long before the slow conduction level; T holds a value for each level only later (step 180). Each state must
+// be its own level's vector then, not the early mixture's (the code before that case was handled gave both states the
+// mixture's vector: weights 0.96 and 0.04, overlap 1).
 TEST(Lanczos, ClosePairGetsTwoVectorsAfterAnEarlyMixture) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> e;
