@@ -46,6 +46,9 @@ using namespace tbpeta;
 
 namespace {
 
+// Bytes of H's AIJ arrays per non-zero: the value and its column index (20 with 32-bit indices, 24 with 64-bit ones).
+constexpr double kBytesPerNonzero = sizeof(PetscScalar) + sizeof(PetscInt);
+
 struct Row {
   std::string set, basis;
   int ranks = 1, cells = 0;
@@ -63,9 +66,10 @@ struct Row {
   double shellSysRatio() const { return (structure_sys + shell_assembly_sys) / t_shell_product; } // its page faults, in products
   double cpuRatio() const { return (build_user + build_sys) / product_cpu; } // insensitive to other load on the cores
   double userRatio() const { return build_user / product_cpu; }               // without the kernel's page-fault time
-  // The first touch of H's arrays alone (20 bytes per non-zero per rank, at the measured s/GB), in products: the floor
-  // of ratio() on this machine whatever the build does.
-  double touchFloor() const { return touch_s_per_gb * 20e-9 * (double)nonzeros / ranks / t_product; }
+  double hGbPerRank() const { return kBytesPerNonzero * 1e-9 * (double)nonzeros / ranks; }
+  // The first touch of H's arrays alone (at the measured s/GB), in products: the floor of ratio() on this machine
+  // whatever the build does.
+  double touchFloor() const { return touch_s_per_gb * hGbPerRank() / t_product; }
   double buildNsPerNz() const { return t_build / (double)nonzeros * 1e9; }
   double productNsPerNz() const { return t_product / (double)nonzeros * 1e9; }
   double ratio() const { return t_build / t_product; }
@@ -233,7 +237,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   const double hwm_kb = ProcStatusKb("VmHWM");
   if (touch_mb > 0) {
     PetscCallMPI(MPI_Barrier(comm));
-    const double bytes = std::min(touch_mb * 1048576.0, 20.0 * props->nonzeros / size);
+    const double bytes = std::min(touch_mb * 1048576.0, kBytesPerNonzero * props->nonzeros / size);
     row->touch_s_per_gb = MaxOverRanks(comm, FirstTouchSecondsPerGb((size_t)bytes));
     row->touch_us_per_page = MaxOverRanks(comm, FirstTouchSecondsPerGb(size_t(16) << 20, false) * 4096e-9 * 1e6);
   }
@@ -389,7 +393,7 @@ PetscErrorCode PrintTouchFloor(MPI_Comm comm, const std::vector<Row> &rows) {
   for (const Row &r : rows) {
     if (r.ratio() <= 10 || std::isnan(r.touch_s_per_gb)) continue;
     PetscCall(PetscPrintf(comm, "        %s %d^3 cells: build %.2f products, of them page faults (kernel CPU) %.2f; the first touch of H's %.2f GB per rank at %.2f s/GB alone %.2f; the build's own work (user CPU) %.2f\n",
-                          r.set.c_str(), r.cells, r.ratio(), r.build_sys / r.t_product, 20e-9 * (double)r.nonzeros / r.ranks, r.touch_s_per_gb, r.touchFloor(), r.userRatio()));
+                          r.set.c_str(), r.cells, r.ratio(), r.build_sys / r.t_product, r.hGbPerRank(), r.touch_s_per_gb, r.touchFloor(), r.userRatio()));
   }
   PetscFunctionReturn(0);
 }
