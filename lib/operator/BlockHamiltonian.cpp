@@ -303,42 +303,60 @@ inline void FuseChunk(int k, const double *xi, const double *pi, double b, doubl
 
 #if defined(__AVX2__) && defined(__FMA__)
 // FuseChunk in vector registers: the same fused multiply-adds on the same lanes, so the same bits.
-inline void FuseChunk(int k, const double *xi, const double *pi, __m256d mb, __m256d mc, const double *hi, double *yi, __m256d *a) {
+inline void FuseChunk(int k, const double *xi, const double *pi, __m256d mb, __m256d mc, const double *hi, double *yi, __m256d &xy, __m256d &yy, __m256d &xx) {
   const __m256d x = _mm256_loadu_pd(xi + k);
   __m256d y = _mm256_fmadd_pd(mc, x, _mm256_loadu_pd(hi + k));
   if (pi) y = _mm256_fmadd_pd(mb, _mm256_loadu_pd(pi + k), y);
   _mm256_storeu_pd(yi + k, y);
-  a[0] = _mm256_fmadd_pd(x, y, a[0]), a[1] = _mm256_fmadd_pd(y, y, a[1]), a[2] = _mm256_fmadd_pd(x, x, a[2]);
+  xy = _mm256_fmadd_pd(x, y, xy), yy = _mm256_fmadd_pd(y, y, yy), xx = _mm256_fmadd_pd(x, x, xx);
 }
 #endif
 
+// The partial sums of the fused Lanczos step over one sweep: for each of Re x^H y, y^H y and x^H x, two sets of four
+// lanes (re, im, re, im) taken in turn (shorter chains of dependent multiply-adds). They are added up once, at the end
+// of the sweep, in a fixed order: adding them per atom cost a fifth of the product (perf: zeroing and horizontal sums).
+struct FuseSums {
+#if defined(__AVX2__) && defined(__FMA__)
+  __m256d v[2][3];
+  FuseSums() {
+    for (auto &set : v)
+      for (__m256d &x : set) x = _mm256_setzero_pd();
+  }
+  double (*lanes(int set))[4] { return reinterpret_cast<double (*)[4]>(v[set]); }
+#else
+  double a[2][3][4] = {};
+  double (*lanes(int set))[4] { return a[set]; }
+#endif
+  void AddTo(double sums[3]) {
+    for (int q = 0; q < 3; ++q) {
+      const double *a0 = lanes(0)[q], *a1 = lanes(1)[q];
+      sums[q] += ((a0[0] + a0[1]) + (a0[2] + a0[3])) + ((a1[0] + a1[1]) + (a1[2] + a1[3]));
+    }
+  }
+};
+
 // The fused Lanczos step's part of atom i (FusedLanczosProduct.hpp): yi = hi - c xi - b pi (hi: (H x)_i, may be yi),
-// and its sums Re x^H y, y^H y, x^H x. Four lanes at a time (re, im, re, im), two sets of partial sums taken in turn
-// (shorter chains of dependent multiply-adds), added in a fixed order. pi may be yi (each entry is read before it is
-// written). Every multiply-add is an explicit fused one, in vector registers where the target has them (the compiler
-// leaves std::fma scalar, which cost as much as the product's own arithmetic), so that the fused and the lazy sweep,
-// which inline this in different code, round alike.
-inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, double *sums) {
+// and its terms of the sums, into acc. pi may be yi (each entry is read before it is written). Every multiply-add is
+// an explicit fused one, in vector registers where the target has them (the compiler leaves std::fma scalar, which
+// cost as much as the product's own arithmetic), so that the fused and the lazy sweep, which inline this in different
+// code, round alike.
+inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, FuseSums &acc) {
   const int n = 2 * bs;
-  alignas(32) double acc[2][3][4] = {};
   int k = 0;
 #if defined(__AVX2__) && defined(__FMA__)
   const __m256d mb = _mm256_set1_pd(-b), mc = _mm256_set1_pd(-c);
-  __m256d a0[3] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()}, a1[3] = {a0[0], a0[1], a0[2]};
-  for (; k + 8 <= n; k += 8) FuseChunk(k, xi, pi, mb, mc, hi, yi, a0), FuseChunk(k + 4, xi, pi, mb, mc, hi, yi, a1);
-  if (k + 4 <= n) FuseChunk(k, xi, pi, mb, mc, hi, yi, a0), k += 4;
-  for (int q = 0; q < 3; ++q) _mm256_store_pd(acc[0][q], a0[q]), _mm256_store_pd(acc[1][q], a1[q]);
+  // named registers, not arrays: an array of them was spilled and copied back in wider moves that stalled
+  __m256d xy0 = acc.v[0][0], yy0 = acc.v[0][1], xx0 = acc.v[0][2], xy1 = acc.v[1][0], yy1 = acc.v[1][1], xx1 = acc.v[1][2];
+  for (; k + 8 <= n; k += 8) FuseChunk(k, xi, pi, mb, mc, hi, yi, xy0, yy0, xx0), FuseChunk(k + 4, xi, pi, mb, mc, hi, yi, xy1, yy1, xx1);
+  if (k + 4 <= n) FuseChunk(k, xi, pi, mb, mc, hi, yi, xy0, yy0, xx0), k += 4;
+  acc.v[0][0] = xy0, acc.v[0][1] = yy0, acc.v[0][2] = xx0, acc.v[1][0] = xy1, acc.v[1][1] = yy1, acc.v[1][2] = xx1;
 #endif
-  for (; k + 4 <= n; k += 4) FuseChunk(k, xi, pi, b, c, hi, yi, acc[(k / 4) & 1]);
+  for (; k + 4 <= n; k += 4) FuseChunk(k, xi, pi, b, c, hi, yi, acc.lanes((k / 4) & 1));
   for (; k < n; ++k) { // one complex entry left (an odd block size)
     const double yk = pi ? std::fma(-b, pi[k], std::fma(-c, xi[k], hi[k])) : std::fma(-c, xi[k], hi[k]);
     yi[k] = yk;
-    double *a = &acc[0][0][k % 4];
+    double *a = &acc.lanes(0)[0][k % 4];
     a[0] = std::fma(xi[k], yk, a[0]), a[4] = std::fma(yk, yk, a[4]), a[8] = std::fma(xi[k], xi[k], a[8]);
-  }
-  for (int q = 0; q < 3; ++q) {
-    const double *a0 = acc[0][q], *a1 = acc[1][q];
-    sums[q] += ((a0[0] + a0[1]) + (a0[2] + a0[3])) + ((a1[0] + a1[1]) + (a1[2] + a1[3]));
   }
 }
 
@@ -352,9 +370,11 @@ PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, V
   if (p) PetscCall(VecGetArrayRead(p, &pa));
   const double *pl = reinterpret_cast<const double *>(pa);
   const size_t n = 2 * (size_t)op->bs;
+  FuseSums acc;
   PetscCall(SweepProduct(*op, x, y, [&](PetscInt i, const double *xl, double *yd) {
-    FuseAtom(op->bs, xl + n * i, pl ? pl + n * i : nullptr, b, c, yd + n * i, yd + n * i, sums);
+    FuseAtom(op->bs, xl + n * i, pl ? pl + n * i : nullptr, b, c, yd + n * i, yd + n * i, acc);
   }));
+  acc.AddTo(sums);
   if (p) PetscCall(VecRestoreArrayRead(p, &pa));
   PetscCall(OperatorAddProducts(H, 1));
   PetscFunctionReturn(0);
@@ -388,15 +408,17 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   const LargeVector<PetscInt> &in = op->interior;
   size_t formed = 0;
   alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
+  FuseSums acc;
   PetscCall(SweepAtoms(
     *op, w,
     [&](PetscInt i, const double *xg) {
       op->apply(*op, i, wd, xg, hx);
-      FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, sums);
+      FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
     },
     [&](size_t q) {
       for (const size_t need = std::min(in.size(), q + op->lead + 1); formed < need; ++formed) form(in[formed]);
     }));
+  acc.AddTo(sums);
   if (y == v) PetscCall(VecRestoreArray(y, &ya));
   else {
     PetscCall(VecRestoreArrayRead(v, &va));

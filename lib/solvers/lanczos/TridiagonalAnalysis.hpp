@@ -33,6 +33,7 @@ struct Level {
   double value = 0;
   double error = 0; // beta_{m+1} |s_m| (0 for a value with copies)
   bool converged = false;
+  bool reached = false; // the start vector's squared weight in it is at least kStartWeightFloor / N
 };
 
 // What one pass wants: nev mode (levels below/above a gap centre) or a window.
