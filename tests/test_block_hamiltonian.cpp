@@ -33,23 +33,6 @@ PetscErrorCode MakeBlockOperator(const TightBindingSystem &sys, BlockSource sour
   return MakeOperator(sys, source == BlockSource::per_bond ? "stored_blocks" : "shell", S, source != BlockSource::recomputed, false);
 }
 
-// A random vector, the same on any number of ranks (a hash of the global row).
-PetscErrorCode RandomVector(Mat H, Vec *x) {
-  PetscInt lo, hi;
-  PetscScalar *a;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(H, x, nullptr));
-  PetscCall(VecGetOwnershipRange(*x, &lo, &hi));
-  PetscCall(VecGetArray(*x, &a));
-  for (PetscInt r = lo; r < hi; ++r) {
-    unsigned long long z = 0x9e3779b97f4a7c15ULL * (unsigned long long)(r + 1);
-    z ^= z >> 31, z *= 0xbf58476d1ce4e5b9ULL, z ^= z >> 29;
-    a[r - lo] = PetscScalar((double)(z & 0xffff) / 65536.0 - 0.5, (double)((z >> 16) & 0xffff) / 65536.0 - 0.5);
-  }
-  PetscCall(VecRestoreArray(*x, &a));
-  PetscFunctionReturn(0);
-}
-
 // max |(S - H) x| / max |H x| for the operator S of `source` and the stored H, and the norms.
 void ExpectSameOperator(const std::string &options) {
   SCOPED_TRACE(options);
@@ -60,7 +43,7 @@ void ExpectSameOperator(const std::string &options) {
   ASSERT_EQ(MakeOperator(sys, "aij", &H), 0);
   ASSERT_EQ(OperatorGetProperties(H, &hinfo), 0);
   Vec x, y, z;
-  ASSERT_EQ(RandomVector(H, &x), 0);
+  ASSERT_EQ(tbpeta::test::HashedVector(H, &x), 0);
   VecDuplicate(x, &y), VecDuplicate(x, &z);
   MatMult(H, x, y);
   PetscReal yn, hinf, hfro;
@@ -122,7 +105,7 @@ TEST(BlockHamiltonian, ProductsRepeatBitForBit) {
     Mat S;
     ASSERT_EQ(MakeBlockOperator(sys, source, &S), 0);
     Vec x, y1, y2;
-    ASSERT_EQ(RandomVector(S, &x), 0);
+    ASSERT_EQ(tbpeta::test::HashedVector(S, &x), 0);
     VecDuplicate(x, &y1), VecDuplicate(x, &y2);
     MatMult(S, x, y1);
     MatMult(S, x, y2);

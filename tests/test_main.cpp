@@ -49,6 +49,22 @@ std::string EditedParameterText(const std::string &path, const std::string &key,
   return body;
 }
 
+PetscErrorCode HashedVector(Mat H, Vec *x) {
+  PetscInt lo, hi;
+  PetscScalar *a;
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(H, x, nullptr));
+  PetscCall(VecGetOwnershipRange(*x, &lo, &hi));
+  PetscCall(VecGetArray(*x, &a));
+  for (PetscInt r = lo; r < hi; ++r) {
+    unsigned long long z = 0x9e3779b97f4a7c15ULL * (unsigned long long)(r + 1);
+    z ^= z >> 31, z *= 0xbf58476d1ce4e5b9ULL, z ^= z >> 29;
+    a[r - lo] = PetscScalar((double)(z & 0xffff) / 65536.0 - 0.5, (double)((z >> 16) & 0xffff) / 65536.0 - 0.5);
+  }
+  PetscCall(VecRestoreArray(*x, &a));
+  PetscFunctionReturn(0);
+}
+
 std::string CleanMpiEnvironment() {
   std::string unset = "env";
   for (char **e = environ; *e; ++e) {

@@ -48,23 +48,6 @@ void DisplaceAtoms(Structure *s) {
   }
 }
 
-// x with entries from a hash of the global row (the same on any number of ranks).
-PetscErrorCode HashVector(Mat H, Vec *x) {
-  PetscInt lo, hi;
-  PetscScalar *a;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(H, x, nullptr));
-  PetscCall(VecGetOwnershipRange(*x, &lo, &hi));
-  PetscCall(VecGetArray(*x, &a));
-  for (PetscInt r = lo; r < hi; ++r) {
-    unsigned long long z = 0xbf58476d1ce4e5b9ULL * (unsigned long long)(r + 7);
-    z ^= z >> 29, z *= 0x9e3779b97f4a7c15ULL, z ^= z >> 31;
-    a[r - lo] = PetscScalar((double)(z & 0xffff) / 65536.0 - 0.5, (double)((z >> 16) & 0xffff) / 65536.0 - 0.5);
-  }
-  PetscCall(VecRestoreArray(*x, &a));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode Product(MPI_Comm comm, const TightBindingSystem &sys, const Kind &kind, Vec *y) {
   HamiltonianOptions opts;
   Mat H;
@@ -72,7 +55,7 @@ PetscErrorCode Product(MPI_Comm comm, const TightBindingSystem &sys, const Kind 
   PetscFunctionBeginUser;
   opts.kind = kind.name, opts.block_cache = kind.cache;
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, opts, &H));
-  PetscCall(HashVector(H, &x));
+  PetscCall(tbpeta::test::HashedVector(H, &x));
   PetscCall(VecDuplicate(x, y));
   PetscCall(MatMult(H, x, *y));
   PetscCall(VecDestroy(&x));
@@ -276,7 +259,7 @@ TEST(StrainedHamiltonian, HermitianAndTimeReversalSymmetric) {
   // Time reversal Theta (up, down) = (-conj(down), conj(up)) per atom commutes with H: Kramers pairs at k = 0.
   const int norb = sys.model.orbitals(), bs = sys.model.blockSize();
   Vec x, tx, y, ty, z;
-  HashVector(H, &x);
+  ASSERT_EQ(tbpeta::test::HashedVector(H, &x), 0);
   VecDuplicate(x, &tx), VecDuplicate(x, &y), VecDuplicate(x, &ty), VecDuplicate(x, &z);
   auto reverse = [&](Vec from, Vec to) {
     const PetscScalar *f;

@@ -2,6 +2,7 @@
 // Helpers shared by tbpeta's tests: the rank count ctest launched the test with, so that every MPI test can
 // assert that it really runs on that many ranks.
 #include <gtest/gtest.h>
+#include <petscmat.h>
 
 #include <string>
 
@@ -15,6 +16,8 @@ int commRank();
 std::string CleanMpiEnvironment();
 // The text of the parameter file at `path` with its line of `key` (at the start of a line) replaced by `line`.
 std::string EditedParameterText(const std::string &path, const std::string &key, const std::string &line);
+// *x: a vector of H's layout with entries from a hash of the global row, the same on any number of ranks.
+PetscErrorCode HashedVector(Mat H, Vec *x);
 } // namespace tbpeta::test
 
 // Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.

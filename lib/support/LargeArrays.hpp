@@ -1,7 +1,7 @@
 #pragma once
 // Storage for large arrays (per-atom tables, matrix entries) in transparent huge pages where the kernel offers them.
 // Each first touch of a fresh 4 KiB page is a page fault; on this project's virtual machines one costs about 10 µs
-// (2.6 s per GB), more than computing what the page holds. A block of 1 MiB or more is therefore aligned to 2 MiB
+// (2.6 s per GB), more than computing what the page holds. A block of 256 KiB or more is therefore aligned to 2 MiB
 // and advised with MADV_HUGEPAGE: one fault per 2 MiB page where the kernel has one free.
 #include <cstddef>
 #include <cstdlib>
@@ -37,7 +37,7 @@ struct LargeArrayAllocator {
   bool operator==(const LargeArrayAllocator<U> &) const { return true; }
 };
 
-// A per-atom array: a std::vector in huge pages once it reaches 1 MiB.
+// A per-atom array: a std::vector in huge pages once it reaches 256 KiB.
 template <class T>
 using LargeVector = std::vector<T, LargeArrayAllocator<T>>;
 
