@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by tbpeta's tests: the rank count ctest launched the test with, so that every MPI test can
-// assert that it really runs on that many ranks.
+// assert that it really runs on that many ranks; a clean environment for child jobs; edited parameter files; a
+// test vector that is the same on any number of ranks.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 

@@ -122,9 +122,9 @@ public:
     // genuine even when T^ has a value within eq: two levels closer than a few eq (a fourfold level of the
     // double group split by a box that is not quite symmetric, 4.5e-10 eV at N = 2e7) have T^'s interlacing value
     // between them, within eq of both.
-    *ghost = in_hat && (failed[0] || z[0] * z[0] < reached_);
-    if (*ghost) PetscFunctionReturn(0);
     level->reached = !failed[0] && z[0] * z[0] >= reached_;
+    *ghost = in_hat && !level->reached;
+    if (*ghost) PetscFunctionReturn(0);
     level->error = failed[0] ? std::numeric_limits<double>::infinity() : bnext_ * std::fabs(z[m_ - 1]);
     level->converged = level->error <= ctol_;
     PetscFunctionReturn(0);
