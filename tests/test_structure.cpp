@@ -1,5 +1,6 @@
 // The distributed structure: every rank holds exactly its owned atoms and its halo, the global numbering agrees
-// between owners and neighbours, and partitions are refused when they cannot give every rank a plane.
+// between owners and neighbours, every bond reaches the lattice's neighbour with its wrap, and partitions are refused
+// when they cannot give every rank a plane.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,8 +71,12 @@ void CheckStructure(const std::string &options) {
     EXPECT_EQ(s.halo_global[h], global_of.at(c));
     EXPECT_NE(s.partition.ownerOf(s.sites[s.owned + h]), s.rank); // a halo atom belongs to another rank
   }
-  // Bonds: an open face leaves dangling bonds, a periodic one does not.
-  for (PetscInt i = 0; i < s.owned; ++i)
+  // Bonds: an open face leaves dangling bonds, a periodic one does not; every other bond reaches the lattice's
+  // neighbour, across a periodic face with that face's wrap.
+  const std::vector<PetscInt> canonical = s.canonicalAtoms();
+  ASSERT_EQ(canonical.size(), (size_t)s.owned);
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    EXPECT_EQ(canonical[i], s.lattice.canonicalIndex(s.sites[i]));
     for (int b = 0; b < 4; ++b) {
       const auto v = ZincblendeLattice::bondVector(s.sites[i], b);
       bool leaves = false;
@@ -80,7 +85,19 @@ void CheckStructure(const std::string &options) {
         leaves = leaves || ((c < 0 || c >= s.lattice.planes()[a]) && !s.lattice.periodic()[a]);
       }
       EXPECT_EQ(s.bonds[i][b] < 0, leaves);
+      PlaneIndex q;
+      std::array<int, 3> wrap;
+      if (!s.lattice.neighbour(s.sites[i], b, &q, &wrap)) continue;
+      ASSERT_GE(s.bonds[i][b], 0);
+      EXPECT_EQ(s.sites[s.bonds[i][b]], q) << "atom " << i << " bond " << b;
+      for (int a = 0; a < 3; ++a) EXPECT_EQ(s.wraps[i][3 * b + a], (wrap[a] > 0) - (wrap[a] < 0)) << "atom " << i << " bond " << b;
     }
+  }
+  // Without a dot or an alloy every atom is of the host (a halo anion's material is never needed).
+  ASSERT_EQ(s.material.size(), s.sites.size());
+  if (sys.nano.hostOnly())
+    for (PetscInt i = 0; i < (PetscInt)s.sites.size(); ++i)
+      if (i < s.owned || s.sublattice(i) == Sublattice::cation) EXPECT_EQ(s.material[i], 0);
 }
 
 } // namespace
@@ -91,6 +108,9 @@ TEST(Structure, EachRankHoldsExactlyItsAtomsAndHalo) {
     CheckStructure(std::string("-params vogl1983 -cells 2,2,3 -periodic 1,1,1 -partition ") + part);
     CheckStructure(std::string("-params vogl1983 -cells 3,2,2 -periodic 0,0,0 -partition ") + part);
     CheckStructure(std::string("-params vogl1983 -cells 1,2,1 -periodic 1,0,1 -partition ") + part);
+    // lines of up to 7 atoms along z: the atoms between a line's ends follow its second atom
+    CheckStructure(std::string("-params vogl1983 -cells 2,2,7 -periodic 1,1,1 -partition ") + part);
+    CheckStructure(std::string("-params vogl1983 -cells 2,3,6 -periodic 0,1,0 -partition ") + part);
   }
 }
 

@@ -157,13 +157,15 @@ std::uint8_t Nanostructure::cationMaterial(PlaneIndex p) const {
   const auto &n = lattice_.planes();
   const bool inside = q.x >= 0 && q.y >= 0 && q.z >= 0 && q.x < n[0] && q.y < n[1] && q.z < n[2];
   // Outside this box (padding) an atom draws by its shifted coordinates, in a range canonical indices never reach.
-  const std::uint64_t id = inside ? (std::uint64_t)lattice_.canonicalIndex(q)
-                                  : (1ULL << 62) + MixBits(((std::uint64_t)(std::uint32_t)q.x << 42) ^ ((std::uint64_t)(std::uint32_t)q.y << 21) ^ (std::uint64_t)(std::uint32_t)q.z);
+  const auto id = [&] {
+    return inside ? (std::uint64_t)lattice_.canonicalIndex(q)
+                  : (1ULL << 62) + MixBits(((std::uint64_t)(std::uint32_t)q.x << 42) ^ ((std::uint64_t)(std::uint32_t)q.y << 21) ^ (std::uint64_t)(std::uint32_t)q.z);
+  };
   if (inDot(p)) {
-    if (dot_alloy_ >= 0 && uniform(spec_.seed, id, 2) < spec_.dot_alloy_x) return (std::uint8_t)dot_alloy_;
+    if (dot_alloy_ >= 0 && uniform(spec_.seed, id(), 2) < spec_.dot_alloy_x) return (std::uint8_t)dot_alloy_;
     return (std::uint8_t)dot_;
   }
-  if (host_alloy_ >= 0 && uniform(spec_.seed, id, 1) < spec_.host_alloy_x) return (std::uint8_t)host_alloy_;
+  if (host_alloy_ >= 0 && uniform(spec_.seed, id(), 1) < spec_.host_alloy_x) return (std::uint8_t)host_alloy_;
   return 0;
 }
 

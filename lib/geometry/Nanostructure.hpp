@@ -47,6 +47,8 @@ public:
   // Material index of the cation at p (anions take their materials from their bonded cations).
   std::uint8_t cationMaterial(PlaneIndex p) const;
   bool inDot(PlaneIndex p) const;
+  // Whether every cation is of the host (no dot, no host alloy).
+  bool hostOnly() const { return spec_.shape == DotShape::none && host_alloy_ < 0; }
   const NanostructureSpec &spec() const { return spec_; }
   // The same nanostructure seen from a larger box (a padded strain domain) whose site p is this one's p - origin
   // (plane units): the same dot, and the same alloy atoms inside this box (atoms outside it draw their own).

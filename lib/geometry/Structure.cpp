@@ -23,8 +23,8 @@ BoxIndexer::BoxIndexer(const PlaneBox &box) : box_(box) {
 
 int BoxIndexer::localIndex(PlaneIndex p) const {
   const int ey = box_.extent(1);
-  // atoms on a line are 4 planes apart; count those in [lo_z, p.z)
-  return line_start_[(size_t)(p.x - box_.lo[0]) * ey + (p.y - box_.lo[1])] + ZincblendeLattice::lineCount(p.x, p.y, box_.lo[2], p.z);
+  // atoms on a line are 4 planes apart and p is one of them: those in [lo_z, p.z) are p.z - 4, p.z - 8, ... >= lo_z
+  return line_start_[(size_t)(p.x - box_.lo[0]) * ey + (p.y - box_.lo[1])] + (p.z - box_.lo[2]) / 4;
 }
 
 std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
@@ -35,8 +35,14 @@ std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
 }
 
 std::vector<PetscInt> Structure::canonicalAtoms() const {
-  std::vector<PetscInt> atoms(owned);
-  for (PetscInt i = 0; i < owned; ++i) atoms[i] = (PetscInt)lattice.canonicalIndex(sites[i]);
+  std::vector<PetscInt> atoms;
+  atoms.reserve(owned);
+  for (PetscInt i = 0, n; i < owned; i += n) { // line by line: the atoms of a line are consecutive in both orders
+    const PlaneIndex p = sites[i];
+    n = ZincblendeLattice::lineCount(p.x, p.y, box.lo[2], box.hi[2]);
+    const PetscInt first = (PetscInt)lattice.canonicalIndex(p);
+    for (PetscInt k = 0; k < n; ++k) atoms.push_back(first + k);
+  }
   return atoms;
 }
 
@@ -56,39 +62,79 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
   PetscFunctionReturn(0);
 }
 
-// The bonds of the owned atoms, from the lattice; a neighbour outside the box becomes a halo atom (once).
+// The bonds of one owned atom from the lattice: the neighbour's site index (-1: dangling) and the wrap signs per axis. A
+// neighbour outside the box becomes a halo atom, numbered once.
+class BondFinder {
+public:
+  BondFinder(const std::vector<PetscInt> &offsets, Structure *s) : s_(s), offsets_(offsets), mine_(s->box) {}
+
+  void Bond(PlaneIndex p, int b, int *j, std::int8_t w[3]) {
+    PlaneIndex q;
+    std::array<int, 3> wrap;
+    if (!s_->lattice.neighbour(p, b, &q, &wrap)) {
+      *j = -1, w[0] = w[1] = w[2] = 0;
+      return;
+    }
+    for (int a = 0; a < 3; ++a) w[a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
+    *j = s_->box.contains(q) ? mine_.localIndex(q) : HaloSite(q);
+  }
+
+private:
+  int HaloSite(PlaneIndex q) {
+    auto [it, fresh] = halo_site_.emplace(s_->lattice.canonicalIndex(q), (int)s_->sites.size());
+    if (fresh) {
+      const int owner = s_->partition.ownerOf(q);
+      auto ind = indexers_.find(owner);
+      if (ind == indexers_.end()) ind = indexers_.emplace(owner, BoxIndexer(s_->partition.box(owner))).first;
+      s_->sites.push_back(q);
+      s_->halo_global.push_back(offsets_[owner] + ind->second.localIndex(q));
+    }
+    return it->second;
+  }
+  Structure *s_;
+  const std::vector<PetscInt> &offsets_;
+  const BoxIndexer mine_;
+  std::unordered_map<long long, int> halo_site_; // canonical index -> site index
+  std::unordered_map<int, BoxIndexer> indexers_; // neighbour ranks' boxes, built once each
+};
+
+// The bonds of the owned atoms, line by line (the owned atoms' order). Along a line of the box (atoms 4 planes apart)
+// bond b of each atom reaches the next atom of one neighbouring line, with the same wrap, except at the end the bond
+// points to (z - 1 or z + 1): only there can it leave the box in z, wrap in z or meet a z face. So per line and bond
+// the lattice is asked twice, for that end atom and one other; the rest follow along the line. A neighbouring line
+// outside the box holds halo atoms, each asked for.
 void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
-  const BoxIndexer mine(s->box);
-  std::unordered_map<long long, int> halo_site; // canonical index -> site index
-  std::unordered_map<int, BoxIndexer> indexers; // neighbour ranks' boxes, built once each
-  s->bonds.resize(s->owned);
-  s->wraps.resize(s->owned);
+  BondFinder finder(offsets, s);
+  s->bonds.reserve(s->owned);
+  s->wraps.reserve(s->owned);
   Progress progress("building the structure");
-  for (PetscInt i = 0; i < s->owned; ++i) {
-    (void)progress.Loop(i, s->owned, "bonds of atom"); // prints on rank 0 only; nothing to fail collectively
+  for (PetscInt i = 0, n; i < s->owned; i += n) {
     const PlaneIndex p = s->sites[i];
-    auto &w = s->wraps[i];
+    n = ZincblendeLattice::lineCount(p.x, p.y, s->box.lo[2], s->box.hi[2]);
+    if (i % 4096 < n) (void)progress.Loop(i - i % 4096, s->owned, "bonds of atom"); // rank 0 prints; nothing to fail
+    PetscInt end[4], ref[4];            // per bond: the end atom, and the atom the others follow
+    int end_j[4], ref_j[4], step[4];    // their neighbours; +1 along the line for an owned one
+    std::int8_t end_w[12], ref_w[12];   // their wraps
+    bool halo[4];
     for (int b = 0; b < 4; ++b) {
-      PlaneIndex q;
-      std::array<int, 3> wrap;
-      for (int a = 0; a < 3; ++a) w[3 * b + a] = 0;
-      if (!s->lattice.neighbour(p, b, &q, &wrap)) {
-        s->bonds[i][b] = -1;
-        continue;
-      }
-      for (int a = 0; a < 3; ++a) w[3 * b + a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
-      if (s->box.contains(q)) {
-        s->bonds[i][b] = mine.localIndex(q);
-        continue;
-      }
-      auto [it, fresh] = halo_site.emplace(s->lattice.canonicalIndex(q), (int)s->sites.size());
-      s->bonds[i][b] = it->second;
-      if (!fresh) continue;
-      const int owner = s->partition.ownerOf(q);
-      auto ind = indexers.find(owner);
-      if (ind == indexers.end()) ind = indexers.emplace(owner, BoxIndexer(s->partition.box(owner))).first;
-      s->sites.push_back(q);
-      s->halo_global.push_back(offsets[owner] + ind->second.localIndex(q));
+      const bool down = ZincblendeLattice::bondVector(p, b)[2] < 0;
+      end[b] = down ? 0 : n - 1, ref[b] = n == 1 ? end[b] : down ? 1 : 0;
+      finder.Bond(s->sites[i + end[b]], b, &end_j[b], &end_w[3 * b]);
+      finder.Bond(s->sites[i + ref[b]], b, &ref_j[b], &ref_w[3 * b]);
+      step[b] = ref_j[b] >= 0, halo[b] = ref_j[b] >= s->owned;
+    }
+    std::array<int, 4> j0;
+    std::array<std::int8_t, 12> w;
+    std::copy_n(ref_w, 12, w.begin());
+    for (int b = 0; b < 4; ++b) j0[b] = ref_j[b] - step[b] * (int)ref[b];
+    for (PetscInt k = 0; k < n; ++k) {
+      std::array<int, 4> j;
+      for (int b = 0; b < 4; ++b) j[b] = j0[b] + step[b] * (int)k;
+      s->bonds.push_back(j), s->wraps.push_back(w);
+    }
+    for (int b = 0; b < 4; ++b) {
+      for (PetscInt k = 0; halo[b] && k < n; ++k) finder.Bond(s->sites[i + k], b, &s->bonds[i + k][b], &s->wraps[i + k][3 * b]);
+      s->bonds[i + end[b]][b] = end_j[b], std::copy_n(end_w + 3 * b, 3, &s->wraps[i + end[b]][3 * b]);
     }
   }
 }
@@ -96,6 +142,7 @@ void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
 // The halo in ascending global order, so that the off-process columns of H come sorted.
 void SortHalo(Structure *s) {
   const PetscInt nh = (PetscInt)s->halo_global.size();
+  if (nh == 0) return;
   std::vector<PetscInt> order(nh), new_site(nh), hg(nh);
   std::vector<PlaneIndex> hs(nh);
   std::iota(order.begin(), order.end(), 0);
@@ -115,22 +162,26 @@ void SortHalo(Structure *s) {
 // Cations take the material of their region; an owned anion is labelled with the most common material of its bonded
 // cations (its on-site energies are the average over them: HamiltonianBlocks).
 void AssignMaterials(const Nanostructure &nano, Structure *s) {
+  if (nano.hostOnly()) { // every atom of the host
+    s->material.assign(s->sites.size(), 0);
+    for (size_t i = s->owned; i < s->sites.size(); ++i)
+      if (ZincblendeLattice::sublatticeOf(s->sites[i]) == Sublattice::anion) s->material[i] = kNoMaterial;
+    return;
+  }
   s->material.assign(s->sites.size(), kNoMaterial);
   for (size_t i = 0; i < s->sites.size(); ++i)
     if (ZincblendeLattice::sublatticeOf(s->sites[i]) == Sublattice::cation) s->material[i] = nano.cationMaterial(s->sites[i]);
   for (PetscInt i = 0; i < s->owned; ++i) {
     if (s->sublattice(i) != Sublattice::anion) continue;
-    int votes[256] = {0};
+    std::uint8_t m[4];
+    int nm = 0;
+    for (int b = 0; b < 4; ++b)
+      if (s->bonds[i][b] >= 0) m[nm++] = s->material[s->bonds[i][b]];
     std::uint8_t best = 0;
     int best_votes = 0;
-    for (int b = 0; b < 4; ++b) {
-      const int j = s->bonds[i][b];
-      if (j < 0) continue;
-      const std::uint8_t m = s->material[j];
-      if (++votes[m] > best_votes || (votes[m] == best_votes && m < best)) {
-        best_votes = votes[m];
-        best = m;
-      }
+    for (int a = 0; a < nm; ++a) { // the most votes; a tie goes to the lower material
+      const int votes = (int)std::count(m, m + nm, m[a]);
+      if (votes > best_votes || (votes == best_votes && m[a] < best)) best_votes = votes, best = m[a];
     }
     s->material[i] = best;
   }

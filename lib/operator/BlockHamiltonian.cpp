@@ -469,7 +469,7 @@ public:
       (void)progress.Loop(i, s_.owned, "blocks of atom"); // prints on rank 0 only
       Bonds(i);
       const AtomTerms t = shared_terms ? Configured(i) : Terms(i);
-      op_->onsite[i] = t.onsite, op_->block[i] = t.block, op_->phase[i] = t.phase;
+      op_->onsite.push_back(t.onsite), op_->block.push_back(t.block), op_->phase.push_back(t.phase);
       norm_inf = std::max(norm_inf, t.row_max), fro2 += t.fro2;
     }
     op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
@@ -485,7 +485,8 @@ private:
     double row_max = 0, fro2 = 0;
   };
   // What decides an unstrained atom's terms: its sublattice and material, per bond the bonded cation's material (an
-  // anion's on-site energies average them; the block's key) or a dangling bond, and the bond's wrap (its Bloch phase).
+  // anion's on-site energies average them; the block's key) or a dangling bond, and the bond's wrap (its Bloch phase;
+  // left out at k = 0, where every phase is 1).
   struct AtomConfiguration {
     std::uint64_t materials, wraps;
     bool operator==(const AtomConfiguration &o) const { return materials == o.materials && wraps == o.wraps; }
@@ -502,7 +503,7 @@ private:
 
   // The neighbours of atom i, and whether it is an interior or a boundary atom.
   void Bonds(PetscInt i) {
-    op_->nbr[i] = s_.bonds[i];
+    op_->nbr.push_back(s_.bonds[i]);
     (HasHaloBond(i) ? op_->boundary : op_->interior).push_back(i);
   }
 
@@ -514,15 +515,19 @@ private:
       const std::uint64_t mb = j < 0 ? 0xff : (anion ? s_.material[j] : 0); // a cation's neighbours' materials play no part
       m |= mb << (9 + 8 * b);
     }
-    for (int a = 0; a < 12; ++a) w |= (std::uint64_t)(s_.wraps[i][a] + 1) << (2 * a);
+    if (!blocks_.noBlochPhases())
+      for (int a = 0; a < 12; ++a) w |= (std::uint64_t)(s_.wraps[i][a] + 1) << (2 * a);
     return {m, w};
   }
 
-  // The terms of atom i from its configuration's first atom.
+  // The terms of atom i from its configuration's first atom. Atoms along a line mostly share the previous atom's
+  // configuration, which is checked before the table.
   const AtomTerms &Configured(PetscInt i) {
     const AtomConfiguration c = ConfigurationOf(i);
+    if (last_ && c == last_->first) return last_->second;
     auto it = configurations_.find(c);
     if (it == configurations_.end()) it = configurations_.emplace(c, Terms(i)).first;
+    last_ = &*it; // elements of an unordered_map stay where they are when it grows
     return it->second;
   }
 
@@ -641,17 +646,23 @@ private:
   std::vector<Complex> onsite_blk_;
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
   std::unordered_map<AtomConfiguration, AtomTerms, ConfigurationHash> configurations_;
+  const std::pair<const AtomConfiguration, AtomTerms> *last_ = nullptr; // the previous atom's entry
 };
 
 // How far ahead of an interior atom, in the interior list, its interior neighbours lie (op->lead): the lazy sweep forms
 // x that far ahead. Boundary neighbours are formed before the sweep.
 void InteriorLead(BlockOperator *op) {
-  LargeVector<std::int64_t> pos(op->owned, -1);
-  for (size_t q = 0; q < op->interior.size(); ++q) pos[op->interior[q]] = (std::int64_t)q;
   op->lead = 0;
+  if (op->boundary.empty()) { // every atom interior: an atom's place in the list is its index
+    for (PetscInt i = 0; i < op->owned; ++i)
+      for (std::int32_t j : op->nbr[i]) op->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op->lead, (std::ptrdiff_t)j - i);
+    return;
+  }
+  LargeVector<PetscInt> pos(op->owned, -1);
+  for (size_t q = 0; q < op->interior.size(); ++q) pos[op->interior[q]] = (PetscInt)q;
   for (size_t q = 0; q < op->interior.size(); ++q)
     for (std::int32_t j : op->nbr[op->interior[q]])
-      if (j >= 0 && j < op->owned && pos[j] > (std::int64_t)q) op->lead = std::max(op->lead, (size_t)pos[j] - q);
+      if (j >= 0 && j < op->owned && pos[j] > (PetscInt)q) op->lead = std::max(op->lead, (size_t)pos[j] - q);
 }
 
 // The MatShell on the operator, and the halo: the rows of each halo atom gathered from their owners into a sequential
@@ -714,7 +725,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
       }
     }
   }
-  op->nbr.resize(s.owned), op->block.resize(s.owned), op->phase.resize(s.owned), op->onsite.resize(s.owned);
+  op->nbr.reserve(s.owned), op->block.reserve(s.owned), op->phase.reserve(s.owned), op->onsite.reserve(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
   InteriorLead(op);

@@ -75,6 +75,8 @@ public:
     bool operator==(const OnSiteTerms &o) const { return diag == o.diag && lambda == o.lambda && passivated == o.passivated && passivation == o.passivation; }
   };
   OnSiteTerms onsiteTerms(PetscInt i) const;
+  // Whether every bond's Bloch phase is 1 (k = 0), so that the wraps play no part in H.
+  bool noBlochPhases() const { return k_ == std::array<double, 3>{0, 0, 0}; }
 
 private:
   OnSiteEnergies averagedOnsite(PetscInt i, double *shift) const;
