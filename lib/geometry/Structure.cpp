@@ -22,9 +22,8 @@ BoxIndexer::BoxIndexer(const PlaneBox &box) : box_(box) {
 }
 
 int BoxIndexer::localIndex(PlaneIndex p) const {
-  const int ey = box_.extent(1);
   // atoms on a line are 4 planes apart and p is one of them: those in [lo_z, p.z) are p.z - 4, p.z - 8, ... >= lo_z
-  return line_start_[(size_t)(p.x - box_.lo[0]) * ey + (p.y - box_.lo[1])] + (p.z - box_.lo[2]) / 4;
+  return lineStart(p.x, p.y) + (p.z - box_.lo[2]) / 4;
 }
 
 std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
@@ -79,6 +78,27 @@ public:
     *j = s_->box.contains(q) ? mine_.localIndex(q) : HaloSite(q);
   }
 
+  // Bond b of the atoms of the line through p (p's sublattice): the neighbour of the atom at p, or one less when that
+  // atom is first in the box and its bond points down out of it, as a local index that grows by *step per atom along
+  // the line; -1 and step 0 for an open x or y face. Returns whether the neighbouring line lies outside the box (halo
+  // atoms). The wraps are those in x and y. Valid for every atom of the line but the one at the end the bond points to
+  // in z.
+  bool Line(PlaneIndex p, int b, int *first, int *step, std::int8_t w[3]) const {
+    const std::array<int, 3> d = ZincblendeLattice::bondVector(p, b);
+    int c[2] = {p.x + d[0], p.y + d[1]};
+    *first = -1, *step = 0, w[0] = w[1] = w[2] = 0;
+    for (int a = 0; a < 2; ++a) {
+      const int planes = s_->lattice.planes()[a];
+      if (c[a] >= 0 && c[a] < planes) continue;
+      if (!s_->lattice.periodic()[a]) return false;
+      w[a] = (std::int8_t)(c[a] < 0 ? -1 : 1), c[a] -= w[a] * planes;
+    }
+    const PlaneBox &box = s_->box;
+    if (c[0] < box.lo[0] || c[0] >= box.hi[0] || c[1] < box.lo[1] || c[1] >= box.hi[1]) return true;
+    *first = mine_.lineStart(c[0], c[1]) + (p.z + d[2] - box.lo[2] + 4) / 4 - 1, *step = 1; // floor((z' - lo_z) / 4), z' >= lo_z - 1
+    return false;
+  }
+
 private:
   int HaloSite(PlaneIndex q) {
     auto [it, fresh] = halo_site_.emplace(s_->lattice.canonicalIndex(q), (int)s_->sites.size());
@@ -101,8 +121,8 @@ private:
 // The bonds of the owned atoms, line by line (the owned atoms' order). Along a line of the box (atoms 4 planes apart)
 // bond b of each atom reaches the next atom of one neighbouring line, with the same wrap, except at the end the bond
 // points to (z - 1 or z + 1): only there can it leave the box in z, wrap in z or meet a z face. So per line and bond
-// the lattice is asked twice, for that end atom and one other; the rest follow along the line. A neighbouring line
-// outside the box holds halo atoms, each asked for.
+// the neighbouring line is found once and the lattice asked for that end atom alone. A neighbouring line outside the
+// box holds halo atoms, each asked for.
 void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
   BondFinder finder(offsets, s);
   s->bonds.reserve(s->owned);
@@ -112,29 +132,19 @@ void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
     const PlaneIndex p = s->sites[i];
     n = ZincblendeLattice::lineCount(p.x, p.y, s->box.lo[2], s->box.hi[2]);
     if (i % 4096 < n) (void)progress.Loop(i - i % 4096, s->owned, "bonds of atom"); // rank 0 prints; nothing to fail
-    PetscInt end[4], ref[4];            // per bond: the end atom, and the atom the others follow
-    int end_j[4], ref_j[4], step[4];    // their neighbours; +1 along the line for an owned one
-    std::int8_t end_w[12], ref_w[12];   // their wraps
-    bool halo[4];
-    for (int b = 0; b < 4; ++b) {
-      const bool down = ZincblendeLattice::bondVector(p, b)[2] < 0;
-      end[b] = down ? 0 : n - 1, ref[b] = n == 1 ? end[b] : down ? 1 : 0;
-      finder.Bond(s->sites[i + end[b]], b, &end_j[b], &end_w[3 * b]);
-      finder.Bond(s->sites[i + ref[b]], b, &ref_j[b], &ref_w[3 * b]);
-      step[b] = ref_j[b] >= 0, halo[b] = ref_j[b] >= s->owned;
-    }
-    std::array<int, 4> j0;
+    std::array<int, 4> first, step;
     std::array<std::int8_t, 12> w;
-    std::copy_n(ref_w, 12, w.begin());
-    for (int b = 0; b < 4; ++b) j0[b] = ref_j[b] - step[b] * (int)ref[b];
+    bool halo[4];
+    for (int b = 0; b < 4; ++b) halo[b] = finder.Line(p, b, &first[b], &step[b], &w[3 * b]);
     for (PetscInt k = 0; k < n; ++k) {
       std::array<int, 4> j;
-      for (int b = 0; b < 4; ++b) j[b] = j0[b] + step[b] * (int)k;
+      for (int b = 0; b < 4; ++b) j[b] = first[b] + step[b] * (int)k;
       s->bonds.push_back(j), s->wraps.push_back(w);
     }
     for (int b = 0; b < 4; ++b) {
-      for (PetscInt k = 0; halo[b] && k < n; ++k) finder.Bond(s->sites[i + k], b, &s->bonds[i + k][b], &s->wraps[i + k][3 * b]);
-      s->bonds[i + end[b]][b] = end_j[b], std::copy_n(end_w + 3 * b, 3, &s->wraps[i + end[b]][3 * b]);
+      const PetscInt end = ZincblendeLattice::bondVector(p, b)[2] < 0 ? 0 : n - 1;
+      for (PetscInt k = 0; k < n; ++k)
+        if (k == end || halo[b]) finder.Bond(s->sites[i + k], b, &s->bonds[i + k][b], &s->wraps[i + k][3 * b]);
     }
   }
 }

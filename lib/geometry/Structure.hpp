@@ -23,6 +23,7 @@ public:
   explicit BoxIndexer(const PlaneBox &box);
   int count() const { return total_; }
   int localIndex(PlaneIndex p) const; // p must be an atom site inside the box
+  int lineStart(int x, int y) const { return line_start_[(size_t)(x - box_.lo[0]) * box_.extent(1) + (y - box_.lo[1])]; } // (x, y) inside the box
   const PlaneBox &box() const { return box_; }
 
 private:
