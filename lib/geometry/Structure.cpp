@@ -61,8 +61,8 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
   PetscFunctionReturn(0);
 }
 
-// The bonds of one owned atom from the lattice: the neighbour's site index (-1: dangling) and the wrap signs per axis. A
-// neighbour outside the box becomes a halo atom, numbered once.
+// The bonds of the owned atoms from the lattice, one atom's (Bond) or a whole line's at once (Line): the neighbour's
+// site index (-1: dangling) and the wrap signs per axis. A neighbour outside the box becomes a halo atom, numbered once.
 class BondFinder {
 public:
   BondFinder(const std::vector<PetscInt> &offsets, Structure *s) : s_(s), offsets_(offsets), mine_(s->box) {}
@@ -78,11 +78,10 @@ public:
     *j = s_->box.contains(q) ? mine_.localIndex(q) : HaloSite(q);
   }
 
-  // Bond b of the atoms of the line through p (p's sublattice): the neighbour of the atom at p, or one less when that
-  // atom is first in the box and its bond points down out of it, as a local index that grows by *step per atom along
-  // the line; -1 and step 0 for an open x or y face. Returns whether the neighbouring line lies outside the box (halo
-  // atoms). The wraps are those in x and y. Valid for every atom of the line but the one at the end the bond points to
-  // in z.
+  // Bond b of the atoms of the line through p, its first atom in the box: the neighbour's local index is *first for
+  // that atom and grows by *step per atom along the line (-1 and step 0 for an open x or y face), with the wraps in x
+  // and y. This holds for every atom of the line but the one at the end the bond points to in z, which Bond must
+  // answer. Returns whether the neighbouring line lies outside the box (halo atoms, each for Bond).
   bool Line(PlaneIndex p, int b, int *first, int *step, std::int8_t w[3]) const {
     const std::array<int, 3> d = ZincblendeLattice::bondVector(p, b);
     int c[2] = {p.x + d[0], p.y + d[1]};
