@@ -1,7 +1,6 @@
 #include "geometry/Structure.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include "support/LogEvents.hpp"
@@ -62,20 +61,25 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
 }
 
 // The bonds of the owned atoms from the lattice, one atom's (Bond) or a whole line's at once (Line): the neighbour's
-// site index (-1: dangling) and the wrap signs per axis. A neighbour outside the box becomes a halo atom, numbered once.
+// site index (-1: dangling) and the wrap signs per axis. A neighbour outside the box is a halo atom: its bonds are
+// collected with its global index and numbered at the end (Finish), in ascending global order.
 class BondFinder {
 public:
   BondFinder(const std::vector<PetscInt> &offsets, Structure *s) : s_(s), offsets_(offsets), mine_(s->box) {}
 
-  void Bond(PlaneIndex p, int b, int *j, std::int8_t w[3]) {
+  // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
+  void Bond(PetscInt i, int b) {
+    const PlaneIndex p = s_->sites[i];
+    std::int8_t *w = &s_->wraps[i][3 * b];
     PlaneIndex q;
     std::array<int, 3> wrap;
     if (!s_->lattice.neighbour(p, b, &q, &wrap)) {
-      *j = -1, w[0] = w[1] = w[2] = 0;
+      s_->bonds[i][b] = -1, w[0] = w[1] = w[2] = 0;
       return;
     }
     for (int a = 0; a < 3; ++a) w[a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
-    *j = s_->box.contains(q) ? mine_.localIndex(q) : HaloSite(q);
+    if (s_->box.contains(q)) s_->bonds[i][b] = mine_.localIndex(q);
+    else halo_.push_back({GlobalIndex(q), (int)i, b, q});
   }
 
   // Bond b of the atoms of the line through p, its first atom in the box: the neighbour's local index is *first for
@@ -98,22 +102,33 @@ public:
     return false;
   }
 
-private:
-  int HaloSite(PlaneIndex q) {
-    auto [it, fresh] = halo_site_.emplace(s_->lattice.canonicalIndex(q), (int)s_->sites.size());
-    if (fresh) {
-      const int owner = s_->partition.ownerOf(q);
-      auto ind = indexers_.find(owner);
-      if (ind == indexers_.end()) ind = indexers_.emplace(owner, BoxIndexer(s_->partition.box(owner))).first;
-      s_->sites.push_back(q);
-      s_->halo_global.push_back(offsets_[owner] + ind->second.localIndex(q));
+  // The halo atoms after the owned ones, in ascending global order (the off-process columns of H come sorted), each
+  // once, and the bonds to them.
+  void Finish() {
+    std::sort(halo_.begin(), halo_.end(), [](const HaloBond &x, const HaloBond &y) { return x.global < y.global; });
+    for (size_t t = 0; t < halo_.size(); ++t) {
+      const HaloBond &h = halo_[t];
+      if (t == 0 || h.global != halo_[t - 1].global) s_->sites.push_back(h.site), s_->halo_global.push_back(h.global);
+      s_->bonds[h.atom][h.bond] = (int)s_->sites.size() - 1;
     }
-    return it->second;
+  }
+
+private:
+  struct HaloBond {
+    PetscInt global;
+    int atom, bond;
+    PlaneIndex site;
+  };
+  PetscInt GlobalIndex(PlaneIndex q) {
+    const int owner = s_->partition.ownerOf(q);
+    auto ind = indexers_.find(owner);
+    if (ind == indexers_.end()) ind = indexers_.emplace(owner, BoxIndexer(s_->partition.box(owner))).first;
+    return offsets_[owner] + ind->second.localIndex(q);
   }
   Structure *s_;
   const std::vector<PetscInt> &offsets_;
   const BoxIndexer mine_;
-  std::unordered_map<long long, int> halo_site_; // canonical index -> site index
+  std::vector<HaloBond> halo_;
   std::unordered_map<int, BoxIndexer> indexers_; // neighbour ranks' boxes, built once each
 };
 
@@ -143,29 +158,10 @@ void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
     for (int b = 0; b < 4; ++b) {
       const PetscInt end = ZincblendeLattice::bondVector(p, b)[2] < 0 ? 0 : n - 1;
       for (PetscInt k = 0; k < n; ++k)
-        if (k == end || halo[b]) finder.Bond(s->sites[i + k], b, &s->bonds[i + k][b], &s->wraps[i + k][3 * b]);
+        if (k == end || halo[b]) finder.Bond(i + k, b);
     }
   }
-}
-
-// The halo in ascending global order, so that the off-process columns of H come sorted.
-void SortHalo(Structure *s) {
-  const PetscInt nh = (PetscInt)s->halo_global.size();
-  if (nh == 0) return;
-  std::vector<PetscInt> order(nh), new_site(nh), hg(nh);
-  std::vector<PlaneIndex> hs(nh);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return s->halo_global[a] < s->halo_global[b]; });
-  for (PetscInt t = 0; t < nh; ++t) {
-    new_site[order[t]] = s->owned + t;
-    hs[t] = s->sites[s->owned + order[t]];
-    hg[t] = s->halo_global[order[t]];
-  }
-  std::copy(hs.begin(), hs.end(), s->sites.begin() + s->owned);
-  s->halo_global = std::move(hg);
-  for (auto &bond : s->bonds)
-    for (auto &j : bond)
-      if (j >= s->owned) j = (int)new_site[j - s->owned];
+  finder.Finish();
 }
 
 // Cations take the material of their region; an owned anion is labelled with the most common material of its bonded
@@ -224,7 +220,6 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
 
   PetscCall(PetscLogEventBegin(ev->neighbours, 0, 0, 0, 0));
   FindBonds(offsets, &s);
-  SortHalo(&s);
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));
