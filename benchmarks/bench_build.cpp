@@ -179,14 +179,20 @@ PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<dou
   PetscFunctionReturn(0);
 }
 
+// The options of the on-the-fly operator, everything else at its default.
+HamiltonianOptions ShellOptions() {
+  HamiltonianOptions shell;
+  shell.kind = "shell";
+  return shell;
+}
+
 // The on-the-fly operator on the same structure: its assembly (the per-atom tables) and its median product.
 PetscErrorCode TimeShell(MPI_Comm comm, const TightBindingSystem &sys, std::array<double, 3> k, int nproducts, Row *row) {
   Mat S;
   std::vector<double> times;
   double cpu;
   PetscFunctionBeginUser;
-  HamiltonianOptions shell;
-  shell.kind = "shell";
+  const HamiltonianOptions shell = ShellOptions();
   PetscCallMPI(MPI_Barrier(comm));
   double u0, s0, u1, s1;
   CpuSeconds(&u0, &s0);
@@ -209,8 +215,7 @@ PetscErrorCode TimeShell(MPI_Comm comm, const TightBindingSystem &sys, std::arra
 PetscErrorCode TimeShellAgain(MPI_Comm comm, TightBindingSystem *sys, std::array<double, 3> k, Row *row) {
   std::vector<double> times;
   PetscFunctionBeginUser;
-  HamiltonianOptions shell;
-  shell.kind = "shell";
+  const HamiltonianOptions shell = ShellOptions();
   for (int r = 0; r < 5; ++r) {
     Mat S;
     sys->structure = Structure{};

@@ -36,9 +36,8 @@ std::vector<PetscInt> Structure::canonicalAtoms() const {
   std::vector<PetscInt> atoms;
   atoms.reserve(owned);
   for (PetscInt i = 0, n; i < owned; i += n) { // line by line: the atoms of a line are consecutive in both orders
-    const PlaneIndex p = sites[i];
-    n = ZincblendeLattice::lineCount(p.x, p.y, box.lo[2], box.hi[2]);
-    const PetscInt first = (PetscInt)lattice.canonicalIndex(p);
+    n = lineLength(i);
+    const PetscInt first = (PetscInt)lattice.canonicalIndex(sites[i]);
     for (PetscInt k = 0; k < n; ++k) atoms.push_back(first + k);
   }
   return atoms;
@@ -77,7 +76,7 @@ public:
       s_->bonds[i][b] = -1, w[0] = w[1] = w[2] = 0;
       return;
     }
-    for (int a = 0; a < 3; ++a) w[a] = (std::int8_t)(wrap[a] > 0 ? 1 : wrap[a] < 0 ? -1 : 0);
+    for (int a = 0; a < 3; ++a) w[a] = WrapSign(wrap[a]);
     if (s_->box.contains(q)) s_->bonds[i][b] = mine_.localIndex(q);
     else halo_.push_back({GlobalIndex(q), (int)i, b, q});
   }
@@ -91,10 +90,9 @@ public:
     int c[2] = {p.x + d[0], p.y + d[1]};
     *first = -1, *step = 0, w[0] = w[1] = w[2] = 0;
     for (int a = 0; a < 2; ++a) {
-      const int planes = s_->lattice.planes()[a];
-      if (c[a] >= 0 && c[a] < planes) continue;
-      if (!s_->lattice.periodic()[a]) return false;
-      w[a] = (std::int8_t)(c[a] < 0 ? -1 : 1), c[a] -= w[a] * planes;
+      int wrap;
+      if (!s_->lattice.intoCell(a, &c[a], &wrap)) return false;
+      w[a] = WrapSign(wrap);
     }
     const PlaneBox &box = s_->box;
     if (c[0] < box.lo[0] || c[0] >= box.hi[0] || c[1] < box.lo[1] || c[1] >= box.hi[1]) return true;
@@ -114,6 +112,7 @@ public:
   }
 
 private:
+  static std::int8_t WrapSign(int wrap) { return (std::int8_t)((wrap > 0) - (wrap < 0)); }
   struct HaloBond {
     PetscInt global;
     int atom, bond;
@@ -144,7 +143,7 @@ void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
   Progress progress("building the structure");
   for (PetscInt i = 0, n; i < s->owned; i += n) {
     const PlaneIndex p = s->sites[i];
-    n = ZincblendeLattice::lineCount(p.x, p.y, s->box.lo[2], s->box.hi[2]);
+    n = s->lineLength(i);
     if (i % 4096 < n) (void)progress.Loop(i - i % 4096, s->owned, "bonds of atom"); // rank 0 prints; nothing to fail
     std::array<int, 4> first, step;
     std::array<std::int8_t, 12> w;

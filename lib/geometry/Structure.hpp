@@ -65,6 +65,10 @@ struct Structure {
   // Position in nm (ideal site + displacement); a_nm is the lattice constant.
   std::array<double, 3> position(PetscInt site, double a_nm) const;
 
+  // The owned atoms of the box's z line through owned atom i: they are consecutive, 4 planes apart (i first: i + n
+  // starts the next line).
+  PetscInt lineLength(PetscInt i) const { return ZincblendeLattice::lineCount(sites[i].x, sites[i].y, box.lo[2], box.hi[2]); }
+
   // The canonical (rank-independent, lexicographic) index of each owned atom.
   std::vector<PetscInt> canonicalAtoms() const;
 

@@ -40,6 +40,9 @@ public:
   // supercell size per axis) that was removed to bring it into the cell. False when the bond leaves an open face
   // (a dangling bond).
   bool neighbour(PlaneIndex p, int b, PlaneIndex *q, std::array<int, 3> *wrap) const;
+  // Plane c on axis a brought into the cell: the wrap removed (0, or +-planes on a periodic axis), false when c lies
+  // beyond an open face.
+  bool intoCell(int a, int *c, int *wrap) const;
   // The bond vector of bond b of the atom at p, in plane units.
   static std::array<int, 3> bondVector(PlaneIndex p, int b);
 
