@@ -679,9 +679,9 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
   if (any_halo == 0) PetscFunctionReturn(0);
-  Vec x;
+  Vec x; // the layout of H's vectors, without their storage: the scatter needs no more
   IS from;
-  PetscCall(MatCreateVecs(*H, &x, nullptr));
+  PetscCall(VecCreateMPIWithArray(comm, 1, s.owned * op->bs, PETSC_DETERMINE, nullptr, &x));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, s.halo() * op->bs, &op->ghost));
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, op->bs, s.halo(), s.halo_global.data(), PETSC_COPY_VALUES, &from));
   PetscCall(VecScatterCreate(x, from, op->ghost, nullptr, &op->scatter));
