@@ -30,29 +30,6 @@ int ZincblendeLattice::lineCount(int x, int y, int z0, int z1) {
   return first >= z1 ? 0 : (z1 - 1 - first) / 4 + 1;
 }
 
-std::array<int, 3> ZincblendeLattice::bondVector(PlaneIndex p, int b) {
-  const auto &v = kAnionBonds[b];
-  return sublatticeOf(p) == Sublattice::anion ? v : std::array<int, 3>{-v[0], -v[1], -v[2]};
-}
-
-bool ZincblendeLattice::intoCell(int a, int *c, int *wrap) const {
-  *wrap = 0;
-  if (*c >= 0 && *c < planes_[a]) return true;
-  if (!periodic_[a]) return false;
-  *wrap = *c < 0 ? -planes_[a] : planes_[a];
-  *c -= *wrap;
-  return true;
-}
-
-bool ZincblendeLattice::neighbour(PlaneIndex p, int b, PlaneIndex *q, std::array<int, 3> *wrap) const {
-  const auto d = bondVector(p, b);
-  int c[3] = {p.x + d[0], p.y + d[1], p.z + d[2]};
-  for (int a = 0; a < 3; ++a)
-    if (!intoCell(a, &c[a], &(*wrap)[a])) return false;
-  *q = {c[0], c[1], c[2]};
-  return true;
-}
-
 long long ZincblendeLattice::canonicalIndex(PlaneIndex p) const {
   // Every x plane holds planes_y/2 atom lines, each with cells_z atoms (one per 4 z planes).
   return ((long long)p.x * (planes_[1] / 2) + p.y / 2) * cells_[2] + p.z / 4;

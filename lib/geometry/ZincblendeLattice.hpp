@@ -58,4 +58,30 @@ private:
   std::array<bool, 3> periodic_{true, true, true};
 };
 
+// In the header: the bond search calls these for every bond it cannot extrapolate along a line, and an out-of-line
+// call returned q through memory that the caller then read in wider loads than were stored (a store-forwarding stall
+// on each halo bond).
+inline std::array<int, 3> ZincblendeLattice::bondVector(PlaneIndex p, int b) {
+  const auto &v = kAnionBonds[b];
+  return sublatticeOf(p) == Sublattice::anion ? v : std::array<int, 3>{-v[0], -v[1], -v[2]};
+}
+
+inline bool ZincblendeLattice::intoCell(int a, int *c, int *wrap) const {
+  *wrap = 0;
+  if (*c >= 0 && *c < planes_[a]) return true;
+  if (!periodic_[a]) return false;
+  *wrap = *c < 0 ? -planes_[a] : planes_[a];
+  *c -= *wrap;
+  return true;
+}
+
+inline bool ZincblendeLattice::neighbour(PlaneIndex p, int b, PlaneIndex *q, std::array<int, 3> *wrap) const {
+  const auto d = bondVector(p, b);
+  int c[3] = {p.x + d[0], p.y + d[1], p.z + d[2]};
+  for (int a = 0; a < 3; ++a)
+    if (!intoCell(a, &c[a], &(*wrap)[a])) return false;
+  *q = {c[0], c[1], c[2]};
+  return true;
+}
+
 } // namespace tbpeta
