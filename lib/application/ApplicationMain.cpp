@@ -59,9 +59,9 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
   PetscCall(ProgressFromOptions(PETSC_COMM_WORLD));
   // PETSc's own communicator of PETSC_COMM_WORLD, held for the run: otherwise a PETSc object created while no other
   // is alive (H after the structure, the bench_build's operators one after another) duplicates the communicator
-  // again, an MPI_Comm_dup that agrees a context id between the ranks and selects MPI's collective components. An
-  // empty MatShell then takes 5 us instead of 1.4, and 73-108 us instead of 29-34 on cold caches: more than two
-  // products of 1,000 sp3s* atoms.
+  // again, an MPI_Comm_dup that agrees a context id between the ranks and selects MPI's collective components (in a
+  // stand-alone test an empty MatShell took 5 us instead of 1.4, and 73-108 us instead of 29-34 on flushed caches:
+  // more than two products of 1,000 sp3s* atoms).
   MPI_Comm inner;
   PetscCall(PetscCommDuplicate(PETSC_COMM_WORLD, &inner, nullptr));
   const PetscErrorCode ierr = run(PETSC_COMM_WORLD, exit_code);
