@@ -203,7 +203,7 @@ PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector
   PetscFunctionBeginUser;
   PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
   const Check &chk = res->chk;
-  const double match = ConvergedTolerance(spec.tol, chk.scale), same = CopyTolerance(chk.scale);
+  const double match = LevelResolution(spec.tol, chk.scale), same = CopyTolerance(chk.scale);
   bool all = chk.neighbours_converged;
   for (const Level &l : chk.wanted) {
     all = all && l.converged;
@@ -285,7 +285,7 @@ namespace {
 PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vector<std::vector<double>> *s, std::vector<int> *len, int *longest) {
   PetscFunctionBeginUser;
   const std::vector<Level> &found = res.found;
-  const double same = CopyTolerance(res.chk.scale), near = 10 * ConvergedTolerance(spec.tol, res.chk.scale);
+  const double same = CopyTolerance(res.chk.scale), near = 10 * LevelResolution(spec.tol, res.chk.scale);
   std::vector<double> chosen(found.size());
   len->assign(found.size(), (int)res.alpha.size());
   s->assign(found.size(), {});

@@ -137,7 +137,7 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PetscCall(CheckEnoughLevels(r.comm, opts, want, first));
   PetscCall(FirstPassStates(r, opts, spec, first, st, &rep));
   PetscCall(MultiplicityPasses(r, opts, spec, first, st, &rep));
-  const double level_tol = 100 * ConvergedTolerance(opts.tol, first.chk.scale);
+  const double level_tol = 100 * LevelResolution(opts.tol, first.chk.scale);
   if (!opts.window_set && rep.extra_states > 0) PetscCall(KeepWholeLevels(opts, level_tol, st));
   PetscCall(FillReport(r, first, &rep));
   rep.vectors = opts.vectors, rep.kramers = opts.kramers_block > 0;

@@ -87,7 +87,7 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(r.H, &N, nullptr));
   const PetscInt steps = (PetscInt)first.alpha.size();
-  const double scale = first.chk.scale, level_tol = 100 * ConvergedTolerance(opts.tol, scale);
+  const double scale = first.chk.scale, level_tol = 100 * LevelResolution(opts.tol, scale);
   PassSpec sp = first_spec;
   std::snprintf(label, sizeof label, "lanczos multiplicity pass %d", (int)p);
   sp.label = label;
@@ -102,7 +102,7 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
   PetscCall(FirstPass(r, sp, &pass));
   rep->multiplicity_steps += (PetscInt)pass.alpha.size();
-  PetscCall(NewDirections(pass, 10 * ConvergedTolerance(opts.tol, scale), N, &fresh));
+  PetscCall(NewDirections(pass, 10 * LevelResolution(opts.tol, scale), N, &fresh));
   PetscCall(progress.Done("search done: %d steps, %d converged levels in the window, new directions at %s", (int)pass.alpha.size(), (int)pass.found.size(), LevelList(fresh, r.centre).c_str()));
   *added = 0;
   if (fresh.empty()) PetscFunctionReturn(0);

@@ -89,12 +89,12 @@ public:
     double scale = 0;
     for (int j = 0; j < m_; ++j) scale = std::max(scale, std::fabs(d_[j]) + beta[j] + (j + 1 < m_ ? beta[j + 1] : 0.0));
     scale_ = std::max(scale, std::numeric_limits<double>::min());
-    eq_ = kLanczosCopyTolerance * scale_, ctol_ = tol * scale_;
+    eq_ = CopyTolerance(scale_), ctol_ = tol * scale_;
   }
   int size() const { return m_; }
   double scale() const { return scale_; }
   double eq() const { return eq_; }
-  double ctol() const { return ctol_; } // a kept value has converged when its error is at most this
+  double ctol() const { return ctol_; } // a kept value has converged when its error is at most this (any tol, see LevelResolution)
   int below(double x) const { return SturmCount(d_, e_, m_, x); } // values < x
 
   // The cluster containing the value of 1-based index i: [*first, *last] (1-based), and its level; *ghost when it
@@ -105,7 +105,7 @@ public:
     PetscCall(Eigenvalues(d_, e_, m_, 'I', 0, 0, i, i, &t));
     PetscCheck(t.w.size() == 1, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstebz returned no value of index %d of the Lanczos tridiagonal", i);
     const double w = t.w[0];
-    *first = std::min(i, below(w - eq_) + 1), *last = std::max(i, below(w + CopyTolerance(scale_)));
+    *first = std::min(i, below(w - eq_) + 1), *last = std::max(i, below(w + eq_));
     level->value = w;
     *ghost = false;
     if (*last > *first) {
@@ -194,7 +194,7 @@ PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<doub
     PetscCall(walk(start, -1, 1, any, &lo));
     PetscCall(walk(start + 1, +1, std::numeric_limits<int>::max(), [&](double x) { return x <= want.window[1]; }, &in));
     int next = start + 1;
-    for (const Level &l : in) next = std::max(next, t.below(l.value + CopyTolerance(t.scale())) + 1);
+    for (const Level &l : in) next = std::max(next, t.below(l.value + t.eq()) + 1);
     PetscCall(walk(next, +1, 1, any, &hi));
     // `in` may have stopped at a value above b: that is the neighbour above
     out->wanted = in;

@@ -19,9 +19,10 @@ inline constexpr double kLanczosCopyTolerance = 1e-11;
 // Values of T closer than this are copies of one level (scale: the spectral scale of T).
 inline double CopyTolerance(double scale) { return kLanczosCopyTolerance * scale * (1 + 1e-6); }
 
-// What convergence to -eps_tol tol can tell apart, in eV of T (values closer are one value to the convergence test;
-// the passes use 10 and 100 times this for "near" and for one level).
-inline double ConvergedTolerance(double tol, double scale) { return (tol > kLanczosCopyTolerance ? tol : kLanczosCopyTolerance) * scale; }
+// What a run converged to -eps_tol tol can tell apart, in eV of T: values closer are one value when the passes match
+// levels (they use 10 and 100 times this for "near" and for one level). Never below the copy tolerance, whereas the
+// convergence test itself (error <= tol * scale) honours any tol.
+inline double LevelResolution(double tol, double scale) { return (tol > kLanczosCopyTolerance ? tol : kLanczosCopyTolerance) * scale; }
 
 // A direction the start vector reached: its squared weight in the start vector is at least this / N (N: rows of H).
 // A random start has about 1/N per direction, below 1e-6 / N with probability 1e-6; a ghost, or a level that a
