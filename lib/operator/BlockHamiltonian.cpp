@@ -52,7 +52,8 @@ struct BlockOperator {
   LargeVector<std::array<std::uint8_t, 4>> phase; // its Bloch phase in `phases` (0: exactly 1)
   LargeVector<std::int32_t> onsite;               // per owned atom, into `onsites`
   LargeVector<PetscInt> interior, boundary;       // owned atoms without / with a halo neighbour
-  std::size_t lead = 0;                           // how far in `interior` an atom's interior neighbours reach ahead of it
+  std::size_t lead = 0; // how far in `interior` an atom's interior neighbours reach ahead of it, at most: the largest
+                        // j - i over bonds i -> j between owned atoms (positions in `interior` skip the boundary atoms)
   std::vector<double> blocks;                     // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
@@ -468,9 +469,10 @@ public:
     for (PetscInt i = 0; i < s_.owned; ++i) {
       (void)progress.Loop(i, s_.owned, "blocks of atom"); // prints on rank 0 only
       Bonds(i);
-      const AtomTerms t = shared_terms ? Configured(i) : Terms(i);
-      op_->onsite.push_back(t.onsite), op_->block.push_back(t.block), op_->phase.push_back(t.phase);
-      norm_inf = std::max(norm_inf, t.row_max), fro2 += t.fro2;
+      // By reference: a copy on the stack was read back in wider loads than it was stored in, a store-forwarding
+      // stall on every atom.
+      if (shared_terms) Append(Configured(i));
+      else Append(Terms(i));
     }
     op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
   }
@@ -495,16 +497,27 @@ private:
     size_t operator()(const AtomConfiguration &c) const { return (size_t)((c.materials * 0x9E3779B97F4A7C15ULL) ^ (c.wraps * 0xC2B2AE3D27D4EB4FULL)); }
   };
 
+  void Append(const AtomTerms &t) {
+    op_->onsite.push_back(t.onsite), op_->block.push_back(t.block), op_->phase.push_back(t.phase);
+    norm_inf = std::max(norm_inf, t.row_max), fro2 += t.fro2;
+  }
+
   bool HasHaloBond(PetscInt i) const {
     for (int j : s_.bonds[i])
       if (j >= s_.owned) return true;
     return false;
   }
 
-  // The neighbours of atom i, and whether it is an interior or a boundary atom.
+  // The neighbours of atom i, whether it is an interior or a boundary atom, and how far ahead its owned neighbours lie.
   void Bonds(PetscInt i) {
-    op_->nbr.push_back(s_.bonds[i]);
-    (HasHaloBond(i) ? op_->boundary : op_->interior).push_back(i);
+    const std::array<int, 4> &nb = s_.bonds[i];
+    op_->nbr.push_back(nb);
+    bool halo = false;
+    for (int j : nb) {
+      if (j >= s_.owned) halo = true;
+      else op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
+    }
+    (halo ? op_->boundary : op_->interior).push_back(i);
   }
 
   AtomConfiguration ConfigurationOf(PetscInt i) const {
@@ -649,22 +662,6 @@ private:
   const std::pair<const AtomConfiguration, AtomTerms> *last_ = nullptr; // the previous atom's entry
 };
 
-// How far ahead of an interior atom, in the interior list, its interior neighbours lie (op->lead): the lazy sweep forms
-// x that far ahead. Boundary neighbours are formed before the sweep.
-void InteriorLead(BlockOperator *op) {
-  op->lead = 0;
-  if (op->boundary.empty()) { // every atom interior: an atom's place in the list is its index
-    for (PetscInt i = 0; i < op->owned; ++i)
-      for (std::int32_t j : op->nbr[i]) op->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op->lead, (std::ptrdiff_t)j - i);
-    return;
-  }
-  LargeVector<PetscInt> pos(op->owned, -1);
-  for (size_t q = 0; q < op->interior.size(); ++q) pos[op->interior[q]] = (PetscInt)q;
-  for (size_t q = 0; q < op->interior.size(); ++q)
-    for (std::int32_t j : op->nbr[op->interior[q]])
-      if (j >= 0 && j < op->owned && pos[j] > (PetscInt)q) op->lead = std::max(op->lead, (size_t)pos[j] - q);
-}
-
 // The MatShell on the operator, and the halo: the rows of each halo atom gathered from their owners into a sequential
 // vector.
 PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
@@ -728,7 +725,6 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->nbr.reserve(s.owned), op->block.reserve(s.owned), op->phase.reserve(s.owned), op->onsite.reserve(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
-  InteriorLead(op);
   if (op->strained && source != BlockSource::per_bond) decltype(op->block)().swap(op->block); // the product finds each bond's key itself
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   double norms[2] = {tables.norm_inf, tables.fro2};
