@@ -10,12 +10,15 @@ namespace tbpeta {
 
 BoxIndexer::BoxIndexer(const PlaneBox &box) : box_(box) {
   const int ex = box.extent(0), ey = box.extent(1);
-  line_start_.assign((size_t)ex * ey, 0);
+  int per_residue[4]; // a line's atoms depend on its z residue alone: four counts serve every line of the box
+  for (int r = 0; r < 4; ++r) per_residue[r] = ZincblendeLattice::residueCount(r, box.lo[2], box.hi[2]);
+  line_start_.resize((size_t)ex * ey);
   int n = 0;
   for (int x = 0; x < ex; ++x)
     for (int y = 0; y < ey; ++y) {
       line_start_[(size_t)x * ey + y] = n;
-      n += ZincblendeLattice::lineCount(box.lo[0] + x, box.lo[1] + y, box.lo[2], box.hi[2]);
+      const int r = ZincblendeLattice::lineResidue(box.lo[0] + x, box.lo[1] + y);
+      n += r < 0 ? 0 : per_residue[r];
     }
   total_ = n;
 }
@@ -64,7 +67,7 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
 // collected with its global index and numbered at the end (Finish), in ascending global order.
 class BondFinder {
 public:
-  BondFinder(const std::vector<PetscInt> &offsets, Structure *s) : s_(s), offsets_(offsets), mine_(s->box) {}
+  BondFinder(const std::vector<PetscInt> &offsets, const BoxIndexer &mine, Structure *s) : s_(s), offsets_(offsets), mine_(mine) {}
 
   // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
   void Bond(PetscInt i, int b) {
@@ -126,7 +129,7 @@ private:
   }
   Structure *s_;
   const std::vector<PetscInt> &offsets_;
-  const BoxIndexer mine_;
+  const BoxIndexer &mine_;
   std::vector<HaloBond> halo_;
   std::unordered_map<int, BoxIndexer> indexers_; // neighbour ranks' boxes, built once each
 };
@@ -136,8 +139,8 @@ private:
 // points to (z - 1 or z + 1): only there can it leave the box in z, wrap in z or meet a z face. So per line and bond
 // the neighbouring line is found once and the lattice asked for that end atom alone. A neighbouring line outside the
 // box holds halo atoms, each asked for.
-void FindBonds(const std::vector<PetscInt> &offsets, Structure *s) {
-  BondFinder finder(offsets, s);
+void FindBonds(const std::vector<PetscInt> &offsets, const BoxIndexer &mine, Structure *s) {
+  BondFinder finder(offsets, mine, s);
   s->bonds.reserve(s->owned);
   s->wraps.reserve(s->owned);
   Progress progress("building the structure");
@@ -207,7 +210,8 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   s.partition = partition;
   s.rank = rank;
   s.box = partition.box(rank);
-  s.owned = BoxIndexer(s.box).count();
+  const BoxIndexer mine(s.box);
+  s.owned = mine.count();
   // Global numbering: rank offsets from every rank's count (one integer per rank).
   std::vector<PetscInt> counts(size), offsets(size + 1, 0);
   PetscCallMPI(MPI_Allgather(&s.owned, 1, MPIU_INT, counts.data(), 1, MPIU_INT, comm));
@@ -218,7 +222,7 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->neighbours, 0, 0, 0, 0));
-  FindBonds(offsets, &s);
+  FindBonds(offsets, mine, &s);
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));

@@ -24,9 +24,12 @@ int ZincblendeLattice::lineResidue(int x, int y) {
 
 int ZincblendeLattice::lineCount(int x, int y, int z0, int z1) {
   const int r = lineResidue(x, y);
-  if (r < 0 || z1 <= z0) return 0;
-  // first z >= z0 with z = r (mod 4)
-  const int first = z0 + mod4(r - z0);
+  return r < 0 ? 0 : residueCount(r, z0, z1);
+}
+
+int ZincblendeLattice::residueCount(int r, int z0, int z1) {
+  if (z1 <= z0) return 0;
+  const int first = z0 + mod4(r - z0); // first z >= z0 with z = r (mod 4)
   return first >= z1 ? 0 : (z1 - 1 - first) / 4 + 1;
 }
 

@@ -35,6 +35,8 @@ public:
   static int lineResidue(int x, int y);
   // Number of atoms on the line (x,y,*) with z in [z0, z1).
   static int lineCount(int x, int y, int z0, int z1);
+  // Number of z in [z0, z1) with z = r (mod 4): the atoms of any line of residue r (0..3).
+  static int residueCount(int r, int z0, int z1);
 
   // Bond b (0..3) of the atom at p: the neighbour's in-cell coordinates and the wrap (in planes, a multiple of the
   // supercell size per axis) that was removed to bring it into the cell. False when the bond leaves an open face
