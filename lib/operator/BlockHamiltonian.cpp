@@ -1,5 +1,7 @@
 #include "operator/BlockHamiltonian.hpp"
 
+#include <petscsf.h>
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -68,8 +70,11 @@ struct BlockOperator {
   std::array<std::array<double, 3>, 4> ideal{}; // the anion->cation ideal bonds, under the box's homogeneous strain
   bool box_strained = false;
   std::vector<RowIntegrals> rows; // per material: from the anion's rows, from the cation's
-  Vec ghost = nullptr; // the halo atoms' entries of x
-  VecScatter scatter = nullptr;
+  // The halo: each halo atom's bs entries of x, gathered from its owner by a star forest whose unit is one atom's bs
+  // scalars (the rank and atom of each owner known from the structure, so no index analysis at creation).
+  PetscSF halo_sf = nullptr;
+  MPI_Datatype unit = MPI_DATATYPE_NULL;
+  mutable std::vector<PetscScalar> ghost; // written by every product
   PetscReal norm_inf = 0, norm_fro = 0;
   double bytes = 0; // this rank's operator memory
 };
@@ -78,8 +83,8 @@ PetscErrorCode DestroyBlockOperator(Mat H) {
   BlockOperator *op;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
-  PetscCall(VecDestroy(&op->ghost));
-  PetscCall(VecScatterDestroy(&op->scatter));
+  PetscCall(PetscSFDestroy(&op->halo_sf));
+  if (op->unit != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&op->unit));
   delete op;
   PetscFunctionReturn(0);
 }
@@ -240,23 +245,19 @@ PetscErrorCode LogProductFlops(const BlockOperator &op) {
 // The sweep of a product over the owned atoms: the interior ones while the halo of x arrives, then the boundary ones,
 // in a fixed order whatever the ranks (the fused and the lazy products' sums depend on it). atom(i, xg) computes atom
 // i (xg: the halo part of x, null for interior atoms); ahead(q) runs before the q-th interior atom. The caller holds
-// the arrays.
+// the arrays; x is this rank's entries of x.
 template <class Atom, class Ahead>
-PetscErrorCode SweepAtoms(const BlockOperator &op, Vec x, Atom &&atom, Ahead &&ahead) {
-  const PetscScalar *ga = nullptr;
+PetscErrorCode SweepAtoms(const BlockOperator &op, const PetscScalar *x, Atom &&atom, Ahead &&ahead) {
+  PetscScalar *ghost = op.ghost.data();
   PetscFunctionBeginUser;
-  if (op.scatter) PetscCall(VecScatterBegin(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
+  if (op.halo_sf) PetscCall(PetscSFBcastBegin(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
   for (size_t q = 0; q < op.interior.size(); ++q) {
     ahead(q);
     atom(op.interior[q], nullptr);
   }
-  if (op.scatter) {
-    PetscCall(VecScatterEnd(op.scatter, x, op.ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(op.ghost, &ga));
-  }
-  const double *xg = reinterpret_cast<const double *>(ga);
+  if (op.halo_sf) PetscCall(PetscSFBcastEnd(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
+  const double *xg = reinterpret_cast<const double *>(ghost);
   for (PetscInt i : op.boundary) atom(i, xg);
-  if (op.scatter) PetscCall(VecRestoreArrayRead(op.ghost, &ga));
   PetscCall(LogProductFlops(op));
   PetscFunctionReturn(0);
 }
@@ -273,7 +274,7 @@ PetscErrorCode SweepProduct(const BlockOperator &op, Vec x, Vec y, Finish &&fini
   double *yd = reinterpret_cast<double *>(ya);
   const size_t n = 2 * (size_t)op.bs;
   PetscCall(SweepAtoms(
-    op, x,
+    op, xa,
     [&](PetscInt i, const double *xg) {
       op.apply(op, i, xl, xg, yd + n * i);
       finish(i, xl, yd);
@@ -384,7 +385,7 @@ PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, V
 // The lazy product (FusedLanczosProduct.hpp): the boundary atoms' x is formed first, as the halo sends it; then the
 // sweep of the fused product (SweepAtoms), with the forming of the interior atoms' x running op->lead atoms ahead of
 // it, so that every neighbour the product reads is formed and the forming streams through w and v once, in order.
-// The scatter reads w while interior entries of w are written: it sends boundary entries only, formed before it
+// The halo exchange reads w while interior entries of w are written: it sends boundary entries only, formed before it
 // starts.
 PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]) {
   BlockOperator *op;
@@ -411,7 +412,7 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
   FuseSums acc;
   PetscCall(SweepAtoms(
-    *op, w,
+    *op, wa,
     [&](PetscInt i, const double *xg) {
       op->apply(*op, i, wd, xg, hx);
       FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
@@ -662,10 +663,11 @@ private:
   const std::pair<const AtomConfiguration, AtomTerms> *last_ = nullptr; // the previous atom's entry
 };
 
-// The MatShell on the operator, and the halo: the rows of each halo atom gathered from their owners into a sequential
-// vector.
+// The MatShell on the operator, and the halo: the star forest that brings each halo atom's rows from its owner (the
+// owner's rank and local atom from H's row layout), set up here so that no product pays for it.
 PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
   PetscInt any_halo = s.halo();
+  PetscLayout rows;
   PetscFunctionBeginUser;
   PetscCall(MatCreateShell(comm, s.owned * op->bs, s.owned * op->bs, PETSC_DETERMINE, PETSC_DETERMINE, op, H));
   PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MultBlockOperator));
@@ -676,14 +678,20 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
   if (any_halo == 0) PetscFunctionReturn(0);
-  Vec x; // the layout of H's vectors, without their storage: the scatter needs no more
-  IS from;
-  PetscCall(VecCreateMPIWithArray(comm, 1, s.owned * op->bs, PETSC_DETERMINE, nullptr, &x));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, s.halo() * op->bs, &op->ghost));
-  PetscCall(ISCreateBlock(PETSC_COMM_SELF, op->bs, s.halo(), s.halo_global.data(), PETSC_COPY_VALUES, &from));
-  PetscCall(VecScatterCreate(x, from, op->ghost, nullptr, &op->scatter));
-  PetscCall(ISDestroy(&from));
-  PetscCall(VecDestroy(&x));
+  PetscCall(MatGetLayouts(*H, &rows, nullptr));
+  std::vector<PetscSFNode> owners((size_t)s.halo());
+  for (PetscInt h = 0; h < s.halo(); ++h) {
+    PetscMPIInt rank;
+    PetscInt row;
+    PetscCall(PetscLayoutFindOwnerIndex(rows, s.halo_global[h] * op->bs, &rank, &row));
+    owners[h].rank = rank, owners[h].index = row / op->bs;
+  }
+  PetscCall(PetscSFCreate(comm, &op->halo_sf));
+  PetscCall(PetscSFSetGraph(op->halo_sf, s.owned, s.halo(), nullptr, PETSC_OWN_POINTER, owners.data(), PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetUp(op->halo_sf));
+  PetscCallMPI(MPI_Type_contiguous(op->bs, MPIU_SCALAR, &op->unit));
+  PetscCallMPI(MPI_Type_commit(&op->unit));
+  op->ghost.resize((size_t)s.halo() * op->bs);
   PetscFunctionReturn(0);
 }
 
@@ -734,7 +742,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
               Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
-              3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo vector and the scatter's send and receive buffers
+              3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);
 }
@@ -753,7 +761,7 @@ PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const Tigh
   return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, bytes);
 }
 
-// One real block per bond, the per-atom indices, the halo vector and the scatter's buffers; strained, each atom's
+// One real block per bond, the per-atom indices, the halo entries and the star forest's buffers; strained, each atom's
 // diagonal too.
 double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
   return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);

@@ -1,7 +1,7 @@
 #pragma once
 // H applied atom by atom from its blocks, behind PETSc's Mat interface (a MATSHELL), so every solver that needs
 // only products runs on it unchanged. The same rows, partition and numbering as the stored matrix; the halo of
-// each product comes through a PETSc VecScatter, overlapped with the atoms that need no halo.
+// each product comes through a PETSc star forest (PetscSF), overlapped with the atoms that need no halo.
 //
 // The physics makes the blocks small: a bond block is the same real orbitals x orbitals block for both spins (times
 // the Bloch phase on bonds that wrap a periodic face), so it is applied to both spin components and never formed as
@@ -30,7 +30,7 @@ enum class BlockSource { per_bond, shared, recomputed };
 const char *BlockSourceName(BlockSource source);
 
 // Builds the operator (MATSHELL, MAT_HERMITIAN; MatNorm 1, infinity and Frobenius exact); *bytes (optional): this rank's
-// operator memory (its arrays, tables, halo buffer and scatter), without the solver's vectors. Collective.
+// operator memory (its arrays, tables, halo buffer and star forest), without the solver's vectors. Collective.
 PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes);
 
 } // namespace tbpeta
