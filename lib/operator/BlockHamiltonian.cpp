@@ -71,7 +71,7 @@ struct BlockOperator {
   bool box_strained = false;
   std::vector<RowIntegrals> rows; // per material: from the anion's rows, from the cation's
   // The halo: each halo atom's bs entries of x, gathered from its owner by a star forest whose unit is one atom's bs
-  // scalars (the rank and atom of each owner known from the structure, so no index analysis at creation).
+  // scalars (each owner's rank and atom from the halo atom's global index and H's row layout: no index analysis).
   PetscSF halo_sf = nullptr;
   MPI_Datatype unit = MPI_DATATYPE_NULL;
   mutable std::vector<PetscScalar> ghost; // written by every product
@@ -513,12 +513,9 @@ private:
   void Bonds(PetscInt i) {
     const std::array<int, 4> &nb = s_.bonds[i];
     op_->nbr.push_back(nb);
-    bool halo = false;
-    for (int j : nb) {
-      if (j >= s_.owned) halo = true;
-      else op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
-    }
-    (halo ? op_->boundary : op_->interior).push_back(i);
+    for (int j : nb)
+      if (j < s_.owned) op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
+    (HasHaloBond(i) ? op_->boundary : op_->interior).push_back(i);
   }
 
   AtomConfiguration ConfigurationOf(PetscInt i) const {
