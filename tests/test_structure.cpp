@@ -75,6 +75,15 @@ void CheckStructure(const std::string &options) {
   // neighbour, across a periodic face with that face's wrap.
   const std::vector<PetscInt> canonical = s.canonicalAtoms();
   ASSERT_EQ(canonical.size(), (size_t)s.owned);
+  // The same numbering as runs: each run as long as it can be (no run continues the one before it), and a box that
+  // spans y and z one run.
+  const CanonicalRuns runs = s.canonicalRuns();
+  ASSERT_EQ(runs.start.size(), runs.first.size() + 1);
+  EXPECT_EQ(runs.start.back(), s.owned);
+  for (size_t r = 1; r < runs.first.size(); ++r) EXPECT_NE(runs.first[r], runs.first[r - 1] + (runs.start[r] - runs.start[r - 1]));
+  for (PetscInt i = 0; i < s.owned; ++i) EXPECT_EQ(runs.canonical(i), canonical[i]);
+  const auto &planes = s.lattice.planes();
+  if (s.owned > 0 && s.box.lo[1] == 0 && s.box.hi[1] == planes[1] && s.box.lo[2] == 0 && s.box.hi[2] == planes[2]) EXPECT_EQ(runs.first.size(), 1u);
   for (PetscInt i = 0; i < s.owned; ++i) {
     EXPECT_EQ(canonical[i], s.lattice.canonicalIndex(s.sites[i]));
     for (int b = 0; b < 4; ++b) {

@@ -35,14 +35,18 @@ std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
   return {p.x * q + u[0], p.y * q + u[1], p.z * q + u[2]};
 }
 
-std::vector<PetscInt> Structure::canonicalAtoms() const {
-  std::vector<PetscInt> atoms;
-  atoms.reserve(owned);
+CanonicalRuns Structure::canonicalRuns() const {
+  CanonicalRuns runs;
   for (PetscInt i = 0, n; i < owned; i += n) { // line by line: the atoms of a line are consecutive in both orders
     n = lineLength(i);
-    const PetscInt first = (PetscInt)lattice.canonicalIndex(sites[i]);
-    for (PetscInt k = 0; k < n; ++k) atoms.push_back(first + k);
+    runs.append(i, n, (PetscInt)lattice.canonicalIndex(sites[i]));
   }
+  return runs;
+}
+
+std::vector<PetscInt> Structure::canonicalAtoms() const {
+  std::vector<PetscInt> atoms(owned);
+  canonicalRuns().forEach([&](PetscInt a, PetscInt c) { atoms[a] = c; });
   return atoms;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "geometry/CanonicalRuns.hpp"
 #include "geometry/Nanostructure.hpp"
 #include "geometry/PlanePartition.hpp"
 #include "geometry/ZincblendeLattice.hpp"
@@ -69,7 +70,8 @@ struct Structure {
   // starts the next line).
   PetscInt lineLength(PetscInt i) const { return ZincblendeLattice::lineCount(sites[i].x, sites[i].y, box.lo[2], box.hi[2]); }
 
-  // The canonical (rank-independent, lexicographic) index of each owned atom.
+  // The canonical (rank-independent, lexicographic) index of each owned atom, as runs and atom by atom.
+  CanonicalRuns canonicalRuns() const;
   std::vector<PetscInt> canonicalAtoms() const;
 
   // Builds this rank's atoms, halo and bonds. Collective.

@@ -696,7 +696,7 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
 
 PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
   PetscFunctionBeginUser;
-  const HamiltonianBlocks blocks(s, model, k);
+  const HamiltonianBlocks blocks(s, model, k, false); // dense blocks only: no stored patterns
   auto *op = new BlockOperator;
   op->source = source;
   op->bs = blocks.blockSize(), op->norb = blocks.orbitals(), op->spins = blocks.spins();

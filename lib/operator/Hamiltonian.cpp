@@ -104,7 +104,7 @@ PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBi
   p.has_entries = kind.has_entries;
   p.rows_per_atom = model.blockSize();
   p.kramers_block = model.spin_orbit && s.lattice.timeReversalInvariant(k) ? model.blockSize() : 0;
-  p.canonical_atoms = s.canonicalAtoms();
+  p.canonical_atoms = s.canonicalRuns();
   PetscCall(MatGetSize(H, &p.rows, nullptr));
   if (op_bytes == 0) { // a PETSc matrix: what it stores
     MatInfo mi;

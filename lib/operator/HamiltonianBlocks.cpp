@@ -53,19 +53,20 @@ OrbitalBlock GeneralDirectionBlock(const MaterialParameters &m) {
 
 } // namespace
 
-HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k) : s_(s), model_(model), k_(k) {
+HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, bool with_patterns) : s_(s), model_(model), k_(k) {
   orbs_ = basisOrbitals(model.basis);
   norb_ = (int)orbs_.size();
   bs_ = model.blockSize();
   spins_ = model.spin_orbit ? 2 : 1;
   bond_.resize(model.materials.size());
+  for (size_t m = 0; m < model.materials.size(); ++m)
+    for (int b = 0; b < 4; ++b) bond_[m][b] = DirectionBlock(model.materials[m], b);
+  strained_ = model.strained.on;
+  if (!with_patterns) return;
   pattern_.resize(model.materials.size());
   for (size_t m = 0; m < model.materials.size(); ++m)
-    for (int b = 0; b < 4; ++b) {
-      bond_[m][b] = DirectionBlock(model.materials[m], b);
+    for (int b = 0; b < 4; ++b)
       for (int o = 0; o < 2; ++o) FillPattern(bond_[m][b], orbs_, o == 1, &pattern_[m][b][o]);
-    }
-  strained_ = model.strained.on;
   if (!strained_) return;
   strained_pattern_.resize(model.materials.size());
   for (size_t m = 0; m < model.materials.size(); ++m)

@@ -23,7 +23,9 @@ namespace tbpeta {
 class HamiltonianBlocks {
 public:
   using Complex = std::complex<double>;
-  HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k);
+  // with_patterns: also each bond block's stored pattern (bondPattern, bondCount, patternOfKey), which only the stored
+  // matrices and their counts read; the block operators keep dense blocks and skip building them.
+  HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, bool with_patterns = true);
 
   int blockSize() const { return bs_; }   // rows per atom (orbitals x spins)
   int orbitals() const { return norb_; }  // orbitals per spin
@@ -43,7 +45,7 @@ public:
   // Which of the distinct real bond blocks bond b of owned atom i uses: (cation material, b, row atom anion or
   // cation), in [0, bondKeys()).
   int bondKey(PetscInt i, int b) const;
-  int bondKeys() const { return (int)pattern_.size() * 8; }
+  int bondKeys() const { return (int)bond_.size() * 8; }
   const BondPattern &patternOfKey(int key) const { return pattern_[key / 8][(key / 2) % 4][key % 2]; }
   // The dense real block of `key` (orbitals x orbitals, row-major, rows of the row atom), from the table built once,
   // or recomputed from the Slater-Koster integrals (the same numbers, for operators that keep no table; by_columns:

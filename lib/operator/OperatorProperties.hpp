@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "geometry/CanonicalRuns.hpp"
+
 namespace tbpeta {
 
 struct OperatorProperties {
@@ -17,14 +19,22 @@ struct OperatorProperties {
   bool has_entries = false;              // a PETSc matrix whose entries can be factored or densified
   PetscInt rows_per_atom = 1;
   PetscInt kramers_block = 0;            // rows per atom when time-reversal symmetric with spin, else 0
-  std::vector<PetscInt> canonical_atoms; // canonical index of each owned atom; empty: rows numbered globally
+  CanonicalRuns canonical_atoms;         // canonical index of each owned atom; empty: rows numbered globally
   PetscInt rows = 0;                     // global
   double nonzeros = 0;                   // stored entries, summed over the ranks (0: none stored entry by entry)
   double bytes = 0;                      // the operator's own memory, summed over the ranks
 
-  // The canonical row of local row i (rstart: the first global row of this rank).
-  PetscInt canonicalRow(PetscInt i, PetscInt rstart) const {
-    return canonical_atoms.empty() ? rstart + i : canonical_atoms[i / rows_per_atom] * rows_per_atom + i % rows_per_atom;
+  // f(i, canonical row of local row i) for every local row i in [0, n), in order (rstart: this rank's first global row).
+  template <class F>
+  void forEachCanonicalRow(PetscInt n, PetscInt rstart, F &&f) const {
+    if (canonical_atoms.empty()) {
+      for (PetscInt i = 0; i < n; ++i) f(i, rstart + i);
+      return;
+    }
+    const PetscInt bs = rows_per_atom;
+    canonical_atoms.forEach([&](PetscInt a, PetscInt c) {
+      for (PetscInt r = 0; r < bs; ++r) f(a * bs + r, c * bs + r);
+    });
   }
 };
 
