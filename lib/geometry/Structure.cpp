@@ -222,6 +222,7 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
   s.global_offset = offsets[rank];
   s.total = offsets[size];
+  s.offsets = offsets;
   PetscCall(EnumerateOwnedAtoms(&s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 

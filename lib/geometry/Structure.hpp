@@ -43,6 +43,7 @@ struct Structure {
   PetscInt owned = 0;       // atoms owned by this rank
   PetscInt global_offset = 0; // global index of the first owned atom
   PetscInt total = 0;       // atoms over all ranks
+  std::vector<PetscInt> offsets; // global index of each rank's first atom, and total after the last (size + 1)
   double a_nm = 0;          // lattice constant of the ideal sites (nm); set by whoever knows the materials
   // A homogeneous strain of the whole box (Voigt xx, yy, zz, yz, xz, xy; tensor components; zero unless set: strained
   // bulk): every ideal bond d is (1 + strain) d, the periodic lengths with it; displacements come on top.

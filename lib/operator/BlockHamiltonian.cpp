@@ -74,8 +74,11 @@ struct BlockOperator {
   // scalars (each owner's rank and atom from the halo atom's global index and H's row layout: no index analysis).
   PetscSF halo_sf = nullptr;
   MPI_Datatype unit = MPI_DATATYPE_NULL;
-  mutable std::vector<PetscScalar> ghost; // written by every product
-  PetscReal norm_inf = 0, norm_fro = 0;
+  PetscScalar *ghost = nullptr; // the halo's entries, written by every product (never read before)
+  // H's infinity and Frobenius norms: this rank's (the largest row sum, the sum of squares) until the first MatNorm
+  // sums them over the ranks, so that a build whose norms nobody asks for makes no reduction for them.
+  double norm_inf = 0, fro2 = 0;
+  bool norms_global = false;
   double bytes = 0; // this rank's operator memory
 };
 
@@ -84,6 +87,7 @@ PetscErrorCode DestroyBlockOperator(Mat H) {
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
   PetscCall(PetscSFDestroy(&op->halo_sf));
+  PetscCall(PetscFree(op->ghost));
   if (op->unit != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&op->unit));
   delete op;
   PetscFunctionReturn(0);
@@ -248,7 +252,7 @@ PetscErrorCode LogProductFlops(const BlockOperator &op) {
 // the arrays; x is this rank's entries of x.
 template <class Atom, class Ahead>
 PetscErrorCode SweepAtoms(const BlockOperator &op, const PetscScalar *x, Atom &&atom, Ahead &&ahead) {
-  PetscScalar *ghost = op.ghost.data();
+  PetscScalar *ghost = op.ghost;
   PetscFunctionBeginUser;
   if (op.halo_sf) PetscCall(PetscSFBcastBegin(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
   for (size_t q = 0; q < op.interior.size(); ++q) {
@@ -435,8 +439,14 @@ PetscErrorCode NormBlockOperator(Mat H, NormType type, PetscReal *norm) {
   BlockOperator *op;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
-  PetscCheck(type == NORM_1 || type == NORM_INFINITY || type == NORM_FROBENIUS, PetscObjectComm((PetscObject)H), PETSC_ERR_SUP, "norm type %d of the block Hamiltonian", (int)type);
-  *norm = type == NORM_FROBENIUS ? op->norm_fro : op->norm_inf; // Hermitian: the 1-norm is the infinity-norm
+  const MPI_Comm comm = PetscObjectComm((PetscObject)H);
+  PetscCheck(type == NORM_1 || type == NORM_INFINITY || type == NORM_FROBENIUS, comm, PETSC_ERR_SUP, "norm type %d of the block Hamiltonian", (int)type);
+  if (!op->norms_global) { // MatNorm is collective: every rank is here
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &op->norm_inf, 1, MPI_DOUBLE, MPI_MAX, comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &op->fro2, 1, MPI_DOUBLE, MPI_SUM, comm));
+    op->norms_global = true;
+  }
+  *norm = type == NORM_FROBENIUS ? std::sqrt(op->fro2) : op->norm_inf; // Hermitian: the 1-norm is the infinity-norm
   PetscFunctionReturn(0);
 }
 
@@ -663,18 +673,27 @@ private:
 // The MatShell on the operator, and the halo: the star forest that brings each halo atom's rows from its owner (the
 // owner's rank and local atom from H's row layout), set up here so that no product pays for it.
 PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
-  PetscInt any_halo = s.halo();
+  PetscMPIInt size;
   PetscLayout rows;
   PetscFunctionBeginUser;
-  PetscCall(MatCreateShell(comm, s.owned * op->bs, s.owned * op->bs, PETSC_DETERMINE, PETSC_DETERMINE, op, H));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  // H's rows from the structure's rank offsets: a layout set up without the reductions MatSetSizes would make.
+  std::vector<PetscInt> range(s.offsets.size());
+  for (size_t r = 0; r < range.size(); ++r) range[r] = s.offsets[r] * op->bs;
+  PetscCall(PetscLayoutCreateFromRanges(comm, range.data(), PETSC_COPY_VALUES, 1, &rows));
+  PetscCall(MatCreate(comm, H));
+  PetscCall(MatSetLayouts(*H, rows, rows));
+  PetscCall(PetscLayoutDestroy(&rows));
+  PetscCall(MatSetType(*H, MATSHELL));
+  PetscCall(MatShellSetContext(*H, op));
+  PetscCall(MatSetUp(*H));
   PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))MultBlockOperator));
   PetscCall(MatShellSetOperation(*H, MATOP_NORM, (void (*)(void))NormBlockOperator));
   PetscCall(MatShellSetOperation(*H, MATOP_DESTROY, (void (*)(void))DestroyBlockOperator));
   PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
   PetscCall(MatSetFusedLanczosProduct(*H, FusedMultBlockOperator));
   PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any_halo, 1, MPIU_INT, MPI_MAX, comm));
-  if (any_halo == 0) PetscFunctionReturn(0);
+  if (size == 1) PetscFunctionReturn(0); // one rank has no halo (a periodic face wraps onto its own atoms)
   PetscCall(MatGetLayouts(*H, &rows, nullptr));
   std::vector<PetscSFNode> owners((size_t)s.halo());
   for (PetscInt h = 0; h < s.halo(); ++h) {
@@ -688,7 +707,7 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(PetscSFSetUp(op->halo_sf));
   PetscCallMPI(MPI_Type_contiguous(op->bs, MPIU_SCALAR, &op->unit));
   PetscCallMPI(MPI_Type_commit(&op->unit));
-  op->ghost.resize((size_t)s.halo() * op->bs);
+  PetscCall(PetscMalloc1((size_t)s.halo() * op->bs, &op->ghost));
   PetscFunctionReturn(0);
 }
 
@@ -732,10 +751,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   tables.Atoms();
   if (op->strained && source != BlockSource::per_bond) decltype(op->block)().swap(op->block); // the product finds each bond's key itself
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
-  double norms[2] = {tables.norm_inf, tables.fro2};
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norms[0], 1, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &norms[1], 1, MPI_DOUBLE, MPI_SUM, comm));
-  op->norm_inf = norms[0], op->norm_fro = std::sqrt(norms[1]);
+  op->norm_inf = tables.norm_inf, op->fro2 = tables.fro2;
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
               Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
