@@ -676,11 +676,13 @@ TEST(Lanczos, BulkGamma8IsFourfold) {
 // (the product forming the vector the previous step left pending) against the plain step on the same operator: fused
 // and lazy give the same T bit for bit, with two vectors or three, and with the pending vector formed midway (as a
 // checkpoint does); the plain step the same T to rounding; on 1, 2 and 3 ranks; and the plain path on a stored matrix.
-// The open dot, and a periodic cell at a general k (complex blocks, bonds that wrap around: the lazy sweep's forming
-// then runs far ahead).
+// The open dot, the same split along y (each x plane's interior atoms a run of their own), and a periodic cell at a
+// general k (complex blocks, bonds that wrap around: the lazy sweep's forming then runs far ahead).
 TEST(Lanczos, FusedStepGivesThePlainStepsT) {
   TBPETA_ASSERT_RANKS();
-  for (const char *structure : {"-cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6", "-params nemo3d -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41"})
+  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6";
+  const std::string by_y = " -da_processors_x 1 -da_processors_y " + std::to_string(tbpeta::test::commSize()) + " -da_processors_z 1";
+  for (const std::string &structure : {dot, dot + by_y, std::string("-params nemo3d -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41")})
     for (const char *kind : {"shell", "stored_blocks"}) {
       SCOPED_TRACE(std::string(kind) + " " + structure);
       TightBindingSystem sys;

@@ -99,7 +99,7 @@ void CheckStructure(const std::string &options) {
       if (!s.lattice.neighbour(s.sites[i], b, &q, &wrap)) continue;
       ASSERT_GE(s.bonds[i][b], 0);
       EXPECT_EQ(s.sites[s.bonds[i][b]], q) << "atom " << i << " bond " << b;
-      for (int a = 0; a < 3; ++a) EXPECT_EQ(s.wraps[i][3 * b + a], (wrap[a] > 0) - (wrap[a] < 0)) << "atom " << i << " bond " << b;
+      for (int a = 0; a < 3; ++a) EXPECT_EQ(s.wrap(i, b, a), (wrap[a] > 0) - (wrap[a] < 0)) << "atom " << i << " bond " << b;
     }
   }
   // Without a dot or an alloy every atom is of the host (a halo anion's material is never needed).

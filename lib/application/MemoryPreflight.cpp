@@ -50,7 +50,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
   // each atom's displacement only when a relaxation sets them.
   const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
-  const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + 12;
+  const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + sizeof(std::uint32_t);
   const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
   e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
   // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.

@@ -76,14 +76,15 @@ public:
   // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
   void Bond(PetscInt i, int b) {
     const PlaneIndex p = s_->sites[i];
-    std::int8_t *w = &s_->wraps[i][3 * b];
+    std::uint32_t &w = s_->wraps[i];
     PlaneIndex q;
     std::array<int, 3> wrap;
-    if (!s_->lattice.neighbour(p, b, &q, &wrap)) {
-      s_->bonds[i][b] = -1, w[0] = w[1] = w[2] = 0;
+    const bool bonded = s_->lattice.neighbour(p, b, &q, &wrap);
+    w = (w & ~Structure::BondWrapMask(b)) | (bonded ? Structure::BondWraps(b, WrapSign(wrap[0]), WrapSign(wrap[1]), WrapSign(wrap[2])) : Structure::BondWraps(b, 0, 0, 0));
+    if (!bonded) {
+      s_->bonds[i][b] = -1;
       return;
     }
-    for (int a = 0; a < 3; ++a) w[a] = WrapSign(wrap[a]);
     if (s_->box.contains(q)) s_->bonds[i][b] = mine_.localIndex(q);
     else halo_.push_back({GlobalIndex(q), (int)i, b, q});
   }
@@ -92,15 +93,17 @@ public:
   // that atom and grows by *step per atom along the line (-1 and step 0 for an open x or y face), with the wraps in x
   // and y. This holds for every atom of the line but the one at the end the bond points to in z, which Bond must
   // answer. Returns whether the neighbouring line lies outside the box (halo atoms, each for Bond).
-  bool Line(PlaneIndex p, int b, int *first, int *step, std::int8_t w[3]) const {
+  bool Line(PlaneIndex p, int b, int *first, int *step, std::uint32_t *w) const {
     const std::array<int, 3> d = ZincblendeLattice::bondVector(p, b);
     int c[2] = {p.x + d[0], p.y + d[1]};
-    *first = -1, *step = 0, w[0] = w[1] = w[2] = 0;
+    int sign[2] = {0, 0};
+    *first = -1, *step = 0, *w = Structure::BondWraps(b, 0, 0, 0);
     for (int a = 0; a < 2; ++a) {
       int wrap;
       if (!s_->lattice.intoCell(a, &c[a], &wrap)) return false;
-      w[a] = WrapSign(wrap);
+      sign[a] = WrapSign(wrap);
     }
+    *w = Structure::BondWraps(b, sign[0], sign[1], 0);
     const PlaneBox &box = s_->box;
     if (c[0] < box.lo[0] || c[0] >= box.hi[0] || c[1] < box.lo[1] || c[1] >= box.hi[1]) return true;
     *first = mine_.lineStart(c[0], c[1]) + (p.z + d[2] - box.lo[2] + 4) / 4 - 1, *step = 1; // floor((z' - lo_z) / 4), z' >= lo_z - 1
@@ -119,7 +122,7 @@ public:
   }
 
 private:
-  static std::int8_t WrapSign(int wrap) { return (std::int8_t)((wrap > 0) - (wrap < 0)); }
+  static int WrapSign(int wrap) { return (wrap > 0) - (wrap < 0); }
   struct HaloBond {
     PetscInt global;
     int atom, bond;
@@ -153,18 +156,18 @@ void FindBonds(const std::vector<PetscInt> &offsets, const BoxIndexer &mine, Str
     n = s->lineLength(i);
     if (i % 4096 < n) (void)progress.Loop(i - i % 4096, s->owned, "bonds of atom"); // rank 0 prints; nothing to fail
     std::array<int, 4> first, step;
-    std::array<std::int8_t, 12> w;
+    std::uint32_t w = 0, wb;
     bool halo[4];
-    for (int b = 0; b < 4; ++b) halo[b] = finder.Line(p, b, &first[b], &step[b], &w[3 * b]);
+    for (int b = 0; b < 4; ++b) halo[b] = finder.Line(p, b, &first[b], &step[b], &wb), w |= wb;
     for (PetscInt k = 0; k < n; ++k) {
       std::array<int, 4> j;
       for (int b = 0; b < 4; ++b) j[b] = first[b] + step[b] * (int)k;
       s->bonds.push_back(j), s->wraps.push_back(w);
     }
     for (int b = 0; b < 4; ++b) {
-      const PetscInt end = ZincblendeLattice::bondVector(p, b)[2] < 0 ? 0 : n - 1;
-      for (PetscInt k = 0; k < n; ++k)
-        if (k == end || halo[b]) finder.Bond(i + k, b);
+      if (halo[b]) // every atom's neighbour is a halo atom
+        for (PetscInt k = 0; k < n; ++k) finder.Bond(i + k, b);
+      else finder.Bond(i + (ZincblendeLattice::bondVector(p, b)[2] < 0 ? 0 : n - 1), b); // the end the bond points to
     }
   }
   finder.Finish();

@@ -54,12 +54,19 @@ struct Structure {
   LargeVector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)
   LargeVector<std::array<double, 3>> displacement; // nm per site, or empty: every atom at its ideal site (no relaxation)
   LargeVector<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
-  LargeVector<std::array<std::int8_t, 12>> wraps;  // owned atoms: per bond, wrap sign per axis (-1, 0, +1)
+  LargeVector<std::uint32_t> wraps;                // owned atoms: per bond b and axis a, the wrap sign + 1 in bits 2 (3b + a)
   std::vector<PetscInt> halo_global;               // global index of each halo atom (ascending)
 
   PetscInt halo() const { return (PetscInt)halo_global.size(); }
   PetscInt globalIndex(PetscInt site) const { return site < owned ? global_offset + site : halo_global[site - owned]; }
   Sublattice sublattice(PetscInt site) const { return ZincblendeLattice::sublatticeOf(sites[site]); }
+  // The wrap sign (-1, 0, +1) of bond b of owned atom i along axis a: which periodic face the bond crosses, if any.
+  int wrap(PetscInt i, int b, int a) const { return (int)((wraps[i] >> (2 * (3 * b + a))) & 3u) - 1; }
+  // The bits of `wraps` that hold bond b's signs along x, y, z (sign: -1, 0, +1).
+  static std::uint32_t BondWraps(int b, int x, int y, int z) {
+    return ((std::uint32_t)(x + 1) | (std::uint32_t)(y + 1) << 2 | (std::uint32_t)(z + 1) << 4) << (6 * b);
+  }
+  static std::uint32_t BondWrapMask(int b) { return 0x3Fu << (6 * b); }
   // The displacement of a site in nm (zero when none is stored).
   std::array<double, 3> displacementOf(PetscInt site) const { return displacement.empty() ? std::array<double, 3>{0, 0, 0} : displacement[site]; }
   // Sets every displacement to zero, storing them (for code that writes them).

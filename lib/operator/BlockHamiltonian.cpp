@@ -42,6 +42,23 @@ struct OnSite {
   SpinOrbitBlock so{};
 };
 
+// What a product needs of one owned atom besides its neighbours: its on-site terms, and per bond its block and Bloch
+// phase. Atoms of one configuration share one entry.
+struct AtomTerms {
+  std::array<std::int32_t, 4> block{-1, -1, -1, -1}; // in `blocks` (per_bond, shared) or the key to recompute; a
+                                                     // strained bond evaluated in the product finds its key itself
+  std::array<std::uint8_t, 4> phase{};               // in `phases` (0: exactly 1)
+  std::int32_t onsite = 0;                           // in `onsites`
+  bool operator==(const AtomTerms &) const = default;
+};
+struct AtomTermsHash {
+  size_t operator()(const AtomTerms &t) const {
+    size_t h = (size_t)t.onsite * 0x9E3779B97F4A7C15ULL;
+    for (int b = 0; b < 4; ++b) h = (h ^ ((size_t)(std::uint32_t)t.block[b] << 8 | t.phase[b])) * 0xC2B2AE3D27D4EB4FULL;
+    return h;
+  }
+};
+
 // Everything a product needs; nothing of the Structure is kept.
 struct BlockOperator {
   BlockSource source = BlockSource::shared;
@@ -50,12 +67,15 @@ struct BlockOperator {
   void (*apply)(const BlockOperator &, PetscInt, const double *, const double *, double *) = nullptr; // the atom kernel for norb, spins
   PetscInt owned = 0, halo = 0;
   LargeVector<std::array<std::int32_t, 4>> nbr;   // per owned atom and bond: site (owned, or owned + halo index), -1 dangling
-  LargeVector<std::array<std::int32_t, 4>> block; // its block: in `blocks` (per_bond, shared) or the key to recompute
-  LargeVector<std::array<std::uint8_t, 4>> phase; // its Bloch phase in `phases` (0: exactly 1)
-  LargeVector<std::int32_t> onsite;               // per owned atom, into `onsites`
-  LargeVector<PetscInt> interior, boundary;       // owned atoms without / with a halo neighbour
-  std::size_t lead = 0; // how far in `interior` an atom's interior neighbours reach ahead of it, at most: the largest
-                        // j - i over bonds i -> j between owned atoms (positions in `interior` skip the boundary atoms)
+  LargeVector<AtomTerms> terms;                   // the distinct atoms' terms; per_bond (a block per bond): each owned atom's
+  LargeVector<std::int32_t> terms_of;             // per owned atom: its entry in `terms`; empty when they are per atom
+  // The owned atoms without a halo neighbour, as runs [first, end) of consecutive atoms (a single run on one rank or in
+  // a slab; a box split along y or z has a run per x plane or line), and those with one.
+  std::vector<std::array<PetscInt, 2>> interior;
+  std::size_t interior_atoms = 0;
+  LargeVector<PetscInt> boundary;
+  std::size_t lead = 0; // how far in the interior atoms an atom's interior neighbours reach ahead of it, at most: the
+                        // largest j - i over bonds i -> j between owned atoms (positions in the interior skip the boundary)
   std::vector<double> blocks;                     // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
@@ -80,6 +100,8 @@ struct BlockOperator {
   double norm_inf = 0, fro2 = 0;
   bool norms_global = false;
   double bytes = 0; // this rank's operator memory
+
+  const AtomTerms &termsOf(PetscInt i) const { return terms[terms_of.empty() ? i : terms_of[i]]; }
 };
 
 PetscErrorCode DestroyBlockOperator(Mat H) {
@@ -171,7 +193,8 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   constexpr size_t n = 2 * N * S;
   alignas(32) double acc[S][N][2], t[S][N][2];
   const double *xi = xl + n * i;
-  const OnSite &o = op.onsites[op.onsite[i]];
+  const AtomTerms &at = op.termsOf(i);
+  const OnSite &o = op.onsites[at.onsite];
   const double *diag = op.strained ? op.diag.data() + (size_t)i * N : o.diag.data();
   for (int sp = 0; sp < S; ++sp)
     for (int r = 0; r < N; ++r) {
@@ -199,9 +222,9 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
     const std::int32_t j = op.nbr[i][b];
     if (j < 0) continue;
     const double *xj = j < op.owned ? xl + n * j : xg + n * (j - op.owned);
-    const std::uint8_t ph = op.phase[i][b];
+    const std::uint8_t ph = at.phase[b];
     const bool fly = op.strained && op.source != BlockSource::per_bond;
-    int key = fly ? 0 : op.block[i][b];
+    int key = fly ? 0 : at.block[b];
     if (fly) {
       double r[3];
       const bool anion = op.anion[i];
@@ -255,10 +278,12 @@ PetscErrorCode SweepAtoms(const BlockOperator &op, const PetscScalar *x, Atom &&
   PetscScalar *ghost = op.ghost;
   PetscFunctionBeginUser;
   if (op.halo_sf) PetscCall(PetscSFBcastBegin(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
-  for (size_t q = 0; q < op.interior.size(); ++q) {
-    ahead(q);
-    atom(op.interior[q], nullptr);
-  }
+  size_t q = 0;
+  for (const auto &[first, end] : op.interior)
+    for (PetscInt i = first; i < end; ++i, ++q) {
+      ahead(q);
+      atom(i, nullptr);
+    }
   if (op.halo_sf) PetscCall(PetscSFBcastEnd(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
   const double *xg = reinterpret_cast<const double *>(ghost);
   for (PetscInt i : op.boundary) atom(i, xg);
@@ -386,6 +411,21 @@ PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, V
   PetscFunctionReturn(0);
 }
 
+// The interior atoms one after the other, in the order of the sweep.
+class InteriorAtoms {
+public:
+  explicit InteriorAtoms(const std::vector<std::array<PetscInt, 2>> &runs) : runs_(runs), i_(runs.empty() ? 0 : runs[0][0]) {}
+  PetscInt operator()() {
+    while (i_ == runs_[r_][1]) i_ = runs_[++r_][0];
+    return i_++;
+  }
+
+private:
+  const std::vector<std::array<PetscInt, 2>> &runs_;
+  size_t r_ = 0;
+  PetscInt i_;
+};
+
 // The lazy product (FusedLanczosProduct.hpp): the boundary atoms' x is formed first, as the halo sends it; then the
 // sweep of the fused product (SweepAtoms), with the forming of the interior atoms' x running op->lead atoms ahead of
 // it, so that every neighbour the product reads is formed and the forming streams through w and v once, in order.
@@ -411,7 +451,7 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   const size_t n = (size_t)nb;
   const auto form = [&](PetscInt i) { LanczosNextEntries(nb, wd + n * i, vd + n * i, a, s); }; // x_i in place in w
   for (PetscInt i : op->boundary) form(i);
-  const LargeVector<PetscInt> &in = op->interior;
+  InteriorAtoms next(op->interior);
   size_t formed = 0;
   alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
   FuseSums acc;
@@ -422,7 +462,7 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
       FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
     },
     [&](size_t q) {
-      for (const size_t need = std::min(in.size(), q + op->lead + 1); formed < need; ++formed) form(in[formed]);
+      for (const size_t need = std::min(op->interior_atoms, q + op->lead + 1); formed < need; ++formed) form(next());
     }));
   acc.AddTo(sums);
   if (y == v) PetscCall(VecRestoreArray(y, &ya));
@@ -472,30 +512,32 @@ public:
         for (int b = 0; b < 4; ++b) bonds += s_.bonds[i][b] >= 0;
       op_->blocks.reserve(bonds * B_.size());
     }
-    size_t boundary = 0; // sized once: each list is written straight through
-    for (PetscInt i = 0; i < s_.owned; ++i) boundary += HasHaloBond(i);
-    op_->boundary.reserve(boundary), op_->interior.reserve(s_.owned - boundary);
     const bool shared_terms = !op_->strained && op_->source != BlockSource::per_bond;
+    if (op_->source == BlockSource::per_bond) op_->terms.reserve(s_.owned); // every atom its own blocks
+    else op_->terms_of.reserve(s_.owned);
     Progress progress("building H (" + std::string(BlockSourceName(op_->source)) + " blocks)");
-    for (PetscInt i = 0; i < s_.owned; ++i) {
-      (void)progress.Loop(i, s_.owned, "blocks of atom"); // prints on rank 0 only
-      Bonds(i);
-      // By reference: a copy on the stack was read back in wider loads than it was stored in, a store-forwarding
-      // stall on every atom.
-      if (shared_terms) Append(Configured(i));
-      else Append(Terms(i));
+    for (PetscInt line = 0, n; line < s_.owned; line += n) { // line by line: one sublattice per line of atoms
+      n = s_.lineLength(line);
+      const bool anion = s_.sublattice(line) == Sublattice::anion;
+      if (line % 4096 < n) (void)progress.Loop(line - line % 4096, s_.owned, "blocks of atom"); // prints on rank 0 only
+      for (PetscInt i = line; i < line + n; ++i) {
+        Bonds(i);
+        // By reference: a copy on the stack was read back in wider loads than it was stored in, a store-forwarding
+        // stall on every atom.
+        if (shared_terms) Append(Configured(i, anion));
+        else Append(Terms(i));
+      }
     }
-    op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit();
+    op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit(), op_->terms.shrink_to_fit(), op_->boundary.shrink_to_fit();
   }
   double norm_inf = 0, fro2 = 0; // this rank's
 
 private:
-  // What an atom contributes to the tables and the norms.
-  struct AtomTerms {
-    int onsite = 0;
-    std::array<std::int32_t, 4> block{-1, -1, -1, -1};
-    std::array<std::uint8_t, 4> phase{};
+  // What an atom contributes to the tables and the norms; entry: its terms' index in op->terms once stored.
+  struct Contribution {
+    AtomTerms terms;
     double row_max = 0, fro2 = 0;
+    std::int32_t entry = -1;
   };
   // What decides an unstrained atom's terms: its sublattice and material, per bond the bonded cation's material (an
   // anion's on-site energies average them; the block's key) or a dangling bond, and the bond's wrap (its Bloch phase;
@@ -508,9 +550,18 @@ private:
     size_t operator()(const AtomConfiguration &c) const { return (size_t)((c.materials * 0x9E3779B97F4A7C15ULL) ^ (c.wraps * 0xC2B2AE3D27D4EB4FULL)); }
   };
 
-  void Append(const AtomTerms &t) {
-    op_->onsite.push_back(t.onsite), op_->block.push_back(t.block), op_->phase.push_back(t.phase);
-    norm_inf = std::max(norm_inf, t.row_max), fro2 += t.fro2;
+  void Append(const Contribution &c) {
+    if (op_->source == BlockSource::per_bond) op_->terms.push_back(c.terms);
+    else op_->terms_of.push_back(c.entry >= 0 ? c.entry : Entry(c.terms));
+    norm_inf = std::max(norm_inf, c.row_max), fro2 += c.fro2;
+  }
+
+  // The index of `t` in op->terms (added when new).
+  std::int32_t Entry(const AtomTerms &t) {
+    if (!op_->terms.empty() && op_->terms[last_entry_] == t) return last_entry_;
+    auto [it, added] = entries_.try_emplace(t, (std::int32_t)op_->terms.size());
+    if (added) op_->terms.push_back(t);
+    return last_entry_ = it->second;
   }
 
   bool HasHaloBond(PetscInt i) const {
@@ -525,11 +576,12 @@ private:
     op_->nbr.push_back(nb);
     for (int j : nb)
       if (j < s_.owned) op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
-    (HasHaloBond(i) ? op_->boundary : op_->interior).push_back(i);
+    if (HasHaloBond(i)) op_->boundary.push_back(i);
+    else if (!op_->interior.empty() && op_->interior.back()[1] == i) ++op_->interior.back()[1], ++op_->interior_atoms;
+    else op_->interior.push_back({i, i + 1}), ++op_->interior_atoms;
   }
 
-  AtomConfiguration ConfigurationOf(PetscInt i) const {
-    const bool anion = s_.sublattice(i) == Sublattice::anion;
+  AtomConfiguration ConfigurationOf(PetscInt i, bool anion) const {
     std::uint64_t m = (std::uint64_t)anion | (std::uint64_t)s_.material[i] << 1, w = 0;
     for (int b = 0; b < 4; ++b) {
       const int j = s_.bonds[i][b];
@@ -537,33 +589,37 @@ private:
       m |= mb << (9 + 8 * b);
     }
     if (!blocks_.noBlochPhases())
-      for (int a = 0; a < 12; ++a) w |= (std::uint64_t)(s_.wraps[i][a] + 1) << (2 * a);
+      w = s_.wraps[i]; // two bits per bond and axis
     return {m, w};
   }
 
   // The terms of atom i from its configuration's first atom. Atoms along a line mostly share the previous atom's
   // configuration, which is checked before the table.
-  const AtomTerms &Configured(PetscInt i) {
-    const AtomConfiguration c = ConfigurationOf(i);
+  const Contribution &Configured(PetscInt i, bool anion) {
+    const AtomConfiguration c = ConfigurationOf(i, anion);
     if (last_ && c == last_->first) return last_->second;
     auto it = configurations_.find(c);
-    if (it == configurations_.end()) it = configurations_.emplace(c, Terms(i)).first;
+    if (it == configurations_.end()) {
+      Contribution t = Terms(i);
+      t.entry = Entry(t.terms);
+      it = configurations_.emplace(c, t).first;
+    }
     last_ = &*it; // elements of an unordered_map stay where they are when it grows
     return it->second;
   }
 
   // The terms of atom i, evaluated.
-  AtomTerms Terms(PetscInt i) {
-    AtomTerms t;
+  Contribution Terms(PetscInt i) {
+    Contribution t;
     atom_fro2_ = 0;
-    t.onsite = OnsiteIndex(i);
+    t.terms.onsite = OnsiteIndex(i);
     if (op_->strained) OnsiteNorms(i); // every atom its own diagonal
     else {
-      for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)t.onsite * op_->bs + r];
-      atom_fro2_ += onsite_fro_[t.onsite];
+      for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)t.terms.onsite * op_->bs + r];
+      atom_fro2_ += onsite_fro_[t.terms.onsite];
     }
     for (int b = 0; b < 4; ++b)
-      if (s_.bonds[i][b] >= 0) Bond(i, b, &t.block[b], &t.phase[b]);
+      if (s_.bonds[i][b] >= 0) Bond(i, b, &t.terms.block[b], &t.terms.phase[b]);
     for (int r = 0; r < op_->bs; ++r) t.row_max = std::max(t.row_max, rowsum_[r]);
     t.fro2 = atom_fro2_;
     return t;
@@ -666,8 +722,10 @@ private:
   double onsite_f_ = 0, atom_fro2_ = 0;
   std::vector<Complex> onsite_blk_;
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
-  std::unordered_map<AtomConfiguration, AtomTerms, ConfigurationHash> configurations_;
-  const std::pair<const AtomConfiguration, AtomTerms> *last_ = nullptr; // the previous atom's entry
+  std::unordered_map<AtomConfiguration, Contribution, ConfigurationHash> configurations_;
+  const std::pair<const AtomConfiguration, Contribution> *last_ = nullptr; // the previous atom's configuration
+  std::unordered_map<AtomTerms, std::int32_t, AtomTermsHash> entries_;    // op->terms, by value
+  std::int32_t last_entry_ = 0;
 };
 
 // The MatShell on the operator, and the halo: the star forest that brings each halo atom's rows from its owner (the
@@ -746,14 +804,13 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
       }
     }
   }
-  op->nbr.reserve(s.owned), op->block.reserve(s.owned), op->phase.reserve(s.owned), op->onsite.reserve(s.owned);
+  op->nbr.reserve(s.owned);
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
-  if (op->strained && source != BlockSource::per_bond) decltype(op->block)().swap(op->block); // the product finds each bond's key itself
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   op->norm_inf = tables.norm_inf, op->fro2 = tables.fro2;
   PetscCall(CreateShell(comm, s, op, H));
-  op->bytes = Capacity(op->nbr) + Capacity(op->block) + Capacity(op->phase) + Capacity(op->onsite) + Capacity(op->interior) + Capacity(op->boundary) +
+  op->bytes = Capacity(op->nbr) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) + Capacity(op->boundary) +
               Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
               3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;
@@ -780,11 +837,11 @@ double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
   return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
 }
 
-// Per atom: neighbours, block and phase indices, on-site index, interior/boundary list; the halo buffers; the table of
-// distinct blocks (and of the passivated on-site terms). Strained: no block index, but each atom's diagonal, and the
-// displacement, material and sublattice of owned and halo atoms.
+// Per atom: neighbours, the index of its terms, interior/boundary list; the halo buffers; the table of distinct blocks
+// (and of the passivated on-site terms). Strained: each atom's diagonal too, and the displacement, material and
+// sublattice of owned and halo atoms.
 double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  const double per_atom = c.strained ? 48 - 16 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 48;
+  const double per_atom = c.strained ? 24 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 24;
   return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) +
          (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
 }

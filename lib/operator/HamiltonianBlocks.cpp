@@ -139,10 +139,9 @@ HamiltonianBlocks::Complex HamiltonianBlocks::bondPhase(PetscInt i, int b) const
   const bool anion = s_.sublattice(i) == Sublattice::anion;
   // Phase of the anion -> cation coupling: the anion sees the cation's image at +wrap; the cation sees the
   // anion's at -wrap, so its row takes the exact conjugate.
-  const auto &w = s_.wraps[i];
   const int sign = anion ? 1 : -1;
   double theta = 0;
-  for (int a = 0; a < 3; ++a) theta += k_[a] * sign * w[3 * b + a] * s_.lattice.planes()[a];
+  for (int a = 0; a < 3; ++a) theta += k_[a] * sign * s_.wrap(i, b, a) * s_.lattice.planes()[a];
   theta *= M_PI / 2; // k in 2pi/a, wrap in planes of a/4
   Complex phase = theta == 0 ? Complex(1) : Complex(std::cos(theta), std::sin(theta));
   if (!anion) phase = std::conj(phase);
