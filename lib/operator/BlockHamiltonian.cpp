@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -59,14 +60,17 @@ struct AtomTermsHash {
   }
 };
 
-// Everything a product needs; nothing of the Structure is kept.
+// Everything a product needs: its own tables, and the structure's bonds, shared; nothing else of the Structure is kept.
 struct BlockOperator {
   BlockSource source = BlockSource::shared;
   TightBindingModel model; // for the recomputed blocks
   int bs = 0, norb = 0, spins = 1;
   void (*apply)(const BlockOperator &, PetscInt, const double *, const double *, double *) = nullptr; // the atom kernel for norb, spins
   PetscInt owned = 0, halo = 0;
-  LargeVector<std::array<std::int32_t, 4>> nbr;   // per owned atom and bond: site (owned, or owned + halo index), -1 dangling
+  // Per owned atom and bond: the neighbour's site (owned, or owned + halo index), -1 dangling; the structure's bonds,
+  // shared rather than copied.
+  std::shared_ptr<const LargeVector<std::array<int, 4>>> bonds;
+  const std::array<int, 4> *nbr = nullptr;
   LargeVector<AtomTerms> terms;                   // the distinct atoms' terms; per_bond (a block per bond): each owned atom's
   LargeVector<std::int32_t> terms_of;             // per owned atom: its entry in `terms`; empty when they are per atom
   // The owned atoms without a halo neighbour, as runs [first, end) of consecutive atoms (a single run on one rank or in
@@ -570,10 +574,9 @@ private:
     return false;
   }
 
-  // The neighbours of atom i, whether it is an interior or a boundary atom, and how far ahead its owned neighbours lie.
+  // Whether atom i is an interior or a boundary atom, and how far ahead its owned neighbours lie.
   void Bonds(PetscInt i) {
     const std::array<int, 4> &nb = s_.bonds[i];
-    op_->nbr.push_back(nb);
     for (int j : nb)
       if (j < s_.owned) op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
     if (HasHaloBond(i)) op_->boundary.push_back(i);
@@ -804,13 +807,13 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
       }
     }
   }
-  op->nbr.reserve(s.owned);
+  op->bonds = s.bonds.share(), op->nbr = op->bonds->data();
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   op->norm_inf = tables.norm_inf, op->fro2 = tables.fro2;
   PetscCall(CreateShell(comm, s, op, H));
-  op->bytes = Capacity(op->nbr) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) + Capacity(op->boundary) +
+  op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) + Capacity(op->boundary) +
               Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
               3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;
