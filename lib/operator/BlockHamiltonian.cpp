@@ -520,12 +520,13 @@ public:
     if (op_->source == BlockSource::per_bond) op_->terms.reserve(s_.owned); // every atom its own blocks
     else op_->terms_of.reserve(s_.owned);
     Progress progress("building H (" + std::string(BlockSourceName(op_->source)) + " blocks)");
+    PetscInt lead = 0;
     for (PetscInt line = 0, n; line < s_.owned; line += n) { // line by line: one sublattice per line of atoms
       n = s_.lineLength(line);
       const bool anion = s_.sublattice(line) == Sublattice::anion;
       if (line % 4096 < n) (void)progress.Loop(line - line % 4096, s_.owned, "blocks of atom"); // prints on rank 0 only
       for (PetscInt i = line; i < line + n; ++i) {
-        Bonds(i);
+        lead = std::max(lead, Bonds(i));
         // By reference: a copy on the stack was read back in wider loads than it was stored in, a store-forwarding
         // stall on every atom.
         if (shared_terms) Append(Configured(i, anion));
@@ -533,6 +534,7 @@ public:
       }
     }
     op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit(), op_->terms.shrink_to_fit(), op_->boundary.shrink_to_fit();
+    op_->lead = (size_t)lead, op_->interior_atoms = (size_t)s_.owned - op_->boundary.size();
   }
   double norm_inf = 0, fro2 = 0; // this rank's
 
@@ -574,14 +576,17 @@ private:
     return false;
   }
 
-  // Whether atom i is an interior or a boundary atom, and how far ahead its owned neighbours lie.
-  void Bonds(PetscInt i) {
+  // Whether atom i is an interior or a boundary atom; returns how far ahead of it its owned neighbours lie (a local,
+  // not op->lead: a running maximum kept in memory was a chain of stores and loads through every bond).
+  PetscInt Bonds(PetscInt i) {
     const std::array<int, 4> &nb = s_.bonds[i];
+    PetscInt ahead = 0;
     for (int j : nb)
-      if (j < s_.owned) op_->lead = std::max<std::ptrdiff_t>((std::ptrdiff_t)op_->lead, (std::ptrdiff_t)j - i);
+      if (j < s_.owned) ahead = std::max<PetscInt>(ahead, j - i);
     if (HasHaloBond(i)) op_->boundary.push_back(i);
-    else if (!op_->interior.empty() && op_->interior.back()[1] == i) ++op_->interior.back()[1], ++op_->interior_atoms;
-    else op_->interior.push_back({i, i + 1}), ++op_->interior_atoms;
+    else if (!op_->interior.empty() && op_->interior.back()[1] == i) ++op_->interior.back()[1];
+    else op_->interior.push_back({i, i + 1});
+    return ahead;
   }
 
   AtomConfiguration ConfigurationOf(PetscInt i, bool anion) const {
