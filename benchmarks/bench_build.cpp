@@ -275,7 +275,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   PetscCall(TimeShell(comm, sys, spec.cell.k, nproducts, row));
   row->set = set;
   row->basis = sys.model.basis == BasisModel::sp3sstar ? "sp3s*" : (sys.model.spin_orbit ? "sp3d5s*+SO" : "sp3d5s*");
-  row->ranks = size, row->cells = cells, row->atoms = sys.structure.total;
+  row->ranks = size, row->cells = cells, row->atoms = sys.structure.total();
   row->t_structure = MaxOverRanks(comm, t1 - t0), row->t_assembly = MaxOverRanks(comm, t2 - t1), row->t_build = MaxOverRanks(comm, t2 - t0);
   row->build_user = MaxOverRanks(comm, u1 - u0), row->build_sys = MaxOverRanks(comm, s1 - s0);
   row->t_product = Median(times), row->t_product_min = *std::min_element(times.begin(), times.end());

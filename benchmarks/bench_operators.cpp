@@ -168,7 +168,7 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   *H = nullptr;
-  const double est = EstimateMb(v, (double)sys.structure.total / size, bs, norb);
+  const double est = EstimateMb(v, (double)sys.structure.total() / size, bs, norb);
   if (est > max_mb) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "skipped: about %.0f MB per rank > -bench_max_mb %.0f", est, (double)max_mb);
@@ -280,8 +280,8 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
       Row r;
       Mat H;
       sys.model.strained.on = strained && pass == 1;
-      r.set = set, r.structure = structure, r.variant = std::string(v->name) + (pass == 1 ? "_strained" : ""), r.ranks = size, r.cells = n, r.atoms = sys.structure.total;
-      r.rows = (long long)sys.structure.total * bs;
+      r.set = set, r.structure = structure, r.variant = std::string(v->name) + (pass == 1 ? "_strained" : ""), r.ranks = size, r.cells = n, r.atoms = sys.structure.total();
+      r.rows = (long long)sys.structure.total() * bs;
       r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
       PetscCall(BuildVariant(comm, sys, *v, max_mb, &r, &H));
       if (H) ops.push_back(H), row_of.push_back(rows->size());

@@ -293,7 +293,7 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
   std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(b.hopts).c_str(), props->bytes / 1048576.0);
   const auto &c = sys.spec.cell;
   const std::string strain = StrainDescription(sys);
-  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total,
+  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total(),
                 sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0], c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0],
                 c.periodic[1], c.periodic[2], strain.c_str(), sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows, op, size, size > 1 ? "s" : "");
   std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, b.opts.nev_valence,

@@ -115,7 +115,7 @@ PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, PetscInt 
   PetscFunctionBeginUser;
   PetscCall(BuildSystem(comm, n, shape, &sys));
   PetscCallMPI(MPI_Comm_size(comm, &r->ranks));
-  r->cells = n, r->atoms = sys.structure.total;
+  r->cells = n, r->atoms = sys.structure.total();
   PetscCall(Relax(comm, sys, r, &u, &energy));
   for (PetscInt k = 1; k < repeat; ++k) { // the fastest time; the memory of the first run (later ones reuse the heap)
     Row again = *r;

@@ -43,7 +43,7 @@ TEST(ManyRanks, EveryRankHoldsWhatTheHaloAnalysisCounts) {
       const int rank = tbpeta::test::commRank();
       EXPECT_EQ((long long)sys.structure.owned, counts.owned[rank]);
       EXPECT_EQ((long long)sys.structure.halo(), counts.halo[rank]);
-      EXPECT_EQ((long long)sys.structure.total, sys.lattice.totalAtoms());
+      EXPECT_EQ((long long)sys.structure.total(), sys.lattice.totalAtoms());
       if (Ranks() == 8 && std::string(p).find("slab") != std::string::npos) EXPECT_LT(counts.ownedMin(), counts.ownedMax()); // uneven
     }
   PetscOptionsClear(nullptr);

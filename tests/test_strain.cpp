@@ -37,7 +37,7 @@ PetscErrorCode Relaxed(MPI_Comm comm, const std::string &options, TightBindingSy
 
 // Every atom's displacement (nm) at 3 * canonical index, the same on every rank (small structures only).
 std::vector<double> GatherDisplacements(MPI_Comm comm, const Structure &s) {
-  std::vector<double> all(3 * s.total, 0.0);
+  std::vector<double> all(3 * s.total(), 0.0);
   const std::vector<PetscInt> canonical = s.canonicalAtoms();
   for (PetscInt i = 0; i < s.owned; ++i)
     for (int c = 0; c < 3; ++c) all[3 * canonical[i] + c] = s.displacementOf(i)[c];
@@ -47,7 +47,7 @@ std::vector<double> GatherDisplacements(MPI_Comm comm, const Structure &s) {
 
 // A per-atom value of the owned atoms (e.g. the energy) at its canonical index, the same on every rank.
 std::vector<double> GatherValues(MPI_Comm comm, const Structure &s, const std::vector<double> &owned) {
-  std::vector<double> all(s.total, 0.0);
+  std::vector<double> all(s.total(), 0.0);
   const std::vector<PetscInt> canonical = s.canonicalAtoms();
   for (PetscInt i = 0; i < s.owned; ++i) all[canonical[i]] = owned[i];
   MPI_Allreduce(MPI_IN_PLACE, all.data(), (int)all.size(), MPI_DOUBLE, MPI_SUM, comm);
@@ -110,11 +110,11 @@ TEST(Strain, GradientEqualsCentralDifferences) {
   ASSERT_EQ(VecNorm(e.g, NORM_INFINITY, &gmax), 0);
   ASSERT_GT(gmax, 0.1);
   const double h = 1e-5;
-  for (PetscInt atom : std::initializer_list<PetscInt>{0, 17, 101, (PetscInt)s.total / 2, (PetscInt)s.total - 1})
+  for (PetscInt atom : std::initializer_list<PetscInt>{0, 17, 101, (PetscInt)s.total() / 2, (PetscInt)s.total() - 1})
     for (int c = 0; c < 3; ++c) {
       PetscInt row = -1; // the global row of the atom's component on its owner (canonical order is not global order)
       for (PetscInt i = 0; i < s.owned; ++i)
-        if (canonical[i] == atom) row = 3 * (s.global_offset + i) + c;
+        if (canonical[i] == atom) row = 3 * (s.globalOffset() + i) + c;
       PetscReal ep, em;
       PetscScalar g = 0;
       auto shift = [&](double by) {
@@ -325,7 +325,7 @@ TEST(Strain, PaddedDomainEqualsLargerBox) {
   for (const Voigt &e : fl.tensors) hl.push_back(Hydrostatic(e));
   const std::vector<double> ep = GatherValues(PETSC_COMM_WORLD, padded.structure, fp.energy), el = GatherValues(PETSC_COMM_WORLD, large.structure, fl.energy);
   const std::vector<double> sp = GatherValues(PETSC_COMM_WORLD, padded.structure, hp), sl = GatherValues(PETSC_COMM_WORLD, large.structure, hl);
-  EXPECT_EQ(rp.atoms, large.structure.total);
+  EXPECT_EQ(rp.atoms, large.structure.total());
   EXPECT_NEAR(rp.energy, rl.energy, 1e-9 * rl.energy);
   const std::vector<double> up = GatherDisplacements(PETSC_COMM_WORLD, padded.structure), ul = GatherDisplacements(PETSC_COMM_WORLD, large.structure);
   ASSERT_GT(MaxAbs(up), 1e-3);

@@ -50,7 +50,7 @@ void CheckStructure(const std::string &options) {
   PetscInt total = s.owned;
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
   EXPECT_EQ(total, (PetscInt)s.lattice.totalAtoms());
-  EXPECT_EQ(s.total, total);
+  EXPECT_EQ(s.total(), total);
 
   // Owners' numbering: (canonical -> global) of every owned atom, gathered (small test systems only).
   std::vector<long long> mine;

@@ -103,7 +103,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
   char *all = nullptr;
   PetscFunctionBeginUser;
   const AtomTables t = Atoms(sys);
-  AtomsForOutput atoms{t.canonical, t.positions, t.species, t.material, sys.structure.total, t.species_names, t.material_names, {}};
+  AtomsForOutput atoms{t.canonical, t.positions, t.species, t.material, sys.structure.total(), t.species_names, t.material_names, {}};
   if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";

@@ -33,7 +33,7 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
                         c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1], c.k[2]));
   std::string mats;
   for (size_t i = 0; i < m.materials.size(); ++i) mats += (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);
-  PetscCall(PetscPrintf(comm, "  atoms          %" PetscInt_FMT " (cations: %s)\n", s.total, mats.c_str()));
+  PetscCall(PetscPrintf(comm, "  atoms          %" PetscInt_FMT " (cations: %s)\n", s.total(), mats.c_str()));
   const NanostructureSpec &nano = sys.nano.spec();
   if (nano.shape != DotShape::none) {
     const char *shape = nano.shape == DotShape::sphere ? "sphere" : nano.shape == DotShape::dome ? "dome" : "box";
@@ -43,9 +43,9 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
   if (op->has_entries) {
     const char *type = op->kind == "baij" ? "MATMPIBAIJ" : "MATMPIAIJ";
-    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", type, op->rows, op->nonzeros, op->bytes / (double)s.total));
+    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", type, op->rows, op->nonzeros, op->bytes / (double)s.total()));
   } else
-    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", op->description.c_str(), op->rows, op->bytes / (double)s.total, op->kind.c_str()));
+    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", op->description.c_str(), op->rows, op->bytes / (double)s.total(), op->kind.c_str()));
   const auto &g = sys.partition.grid();
   PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
                         g[2], partitionName(sys.spec.partition.kind), mins[0], maxs[0], mins[1], maxs[1]));

@@ -1,7 +1,6 @@
 #include "geometry/Structure.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "support/LogEvents.hpp"
 #include "support/Progress.hpp"
@@ -71,7 +70,7 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
 // collected with its global index and numbered at the end (Finish), in ascending global order.
 class BondFinder {
 public:
-  BondFinder(const std::vector<PetscInt> &offsets, const BoxIndexer &mine, Structure *s) : s_(s), offsets_(offsets), mine_(mine) {}
+  BondFinder(const BoxIndexer &mine, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {}
 
   // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
   void Bond(PetscInt i, int b) {
@@ -86,7 +85,7 @@ public:
       return;
     }
     if (s_->box.contains(q)) s_->bonds[i][b] = mine_.localIndex(q);
-    else halo_.push_back({GlobalIndex(q), (int)i, b, q});
+    else halo_.push_back({global_(q), (int)i, b, q});
   }
 
   // Bond b of the atoms of the line through p, its first atom in the box: the neighbour's local index is *first for
@@ -128,17 +127,10 @@ private:
     int atom, bond;
     PlaneIndex site;
   };
-  PetscInt GlobalIndex(PlaneIndex q) {
-    const int owner = s_->partition.ownerOf(q);
-    auto ind = indexers_.find(owner);
-    if (ind == indexers_.end()) ind = indexers_.emplace(owner, BoxIndexer(s_->partition.box(owner))).first;
-    return offsets_[owner] + ind->second.localIndex(q);
-  }
   Structure *s_;
-  const std::vector<PetscInt> &offsets_;
   const BoxIndexer &mine_;
+  SiteNumbering global_; // the halo atoms' global indices
   std::vector<HaloBond> halo_;
-  std::unordered_map<int, BoxIndexer> indexers_; // neighbour ranks' boxes, built once each
 };
 
 // The bonds of the owned atoms, line by line (the owned atoms' order). Along a line of the box (atoms 4 planes apart)
@@ -146,8 +138,8 @@ private:
 // points to (z - 1 or z + 1): only there can it leave the box in z, wrap in z or meet a z face. So per line and bond
 // the neighbouring line is found once and the lattice asked for that end atom alone. A neighbouring line outside the
 // box holds halo atoms, each asked for.
-void FindBonds(const std::vector<PetscInt> &offsets, const BoxIndexer &mine, Structure *s) {
-  BondFinder finder(offsets, mine, s);
+void FindBonds(const BoxIndexer &mine, Structure *s) {
+  BondFinder finder(mine, s);
   s->bonds.reserve(s->owned);
   s->wraps.reserve(s->owned);
   Progress progress("building the structure");
@@ -220,17 +212,15 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   const BoxIndexer mine(s.box);
   s.owned = mine.count();
   // Global numbering: rank offsets from every rank's count (one integer per rank).
-  std::vector<PetscInt> counts(size), offsets(size + 1, 0);
+  std::vector<PetscInt> counts(size);
   PetscCallMPI(MPI_Allgather(&s.owned, 1, MPIU_INT, counts.data(), 1, MPIU_INT, comm));
-  for (int r = 0; r < size; ++r) offsets[r + 1] = offsets[r] + counts[r];
-  s.global_offset = offsets[rank];
-  s.total = offsets[size];
-  s.offsets = offsets;
+  s.offsets.assign(size + 1, 0);
+  for (int r = 0; r < size; ++r) s.offsets[r + 1] = s.offsets[r] + counts[r];
   PetscCall(EnumerateOwnedAtoms(&s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->neighbours, 0, 0, 0, 0));
-  FindBonds(offsets, mine, &s);
+  FindBonds(mine, &s);
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));

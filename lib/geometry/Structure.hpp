@@ -5,8 +5,10 @@
 // own atoms and halo. Each atom keeps a displacement (zero: unstrained) so strain can come without a redesign.
 #include <petscsys.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "geometry/CanonicalRuns.hpp"
@@ -34,6 +36,24 @@ private:
   int total_ = 0;
 };
 
+// The global index of any atom site of the supercell, from its owner's box and the ranks' offsets (each owner's box
+// indexed once, when first asked).
+class SiteNumbering {
+public:
+  SiteNumbering(const PlanePartition &partition, const std::vector<PetscInt> &offsets) : partition_(partition), offsets_(offsets) {}
+  PetscInt operator()(PlaneIndex q) { // inline: the bond search asks it for every halo bond
+    const int owner = partition_.ownerOf(q);
+    auto it = indexers_.find(owner);
+    if (it == indexers_.end()) it = indexers_.emplace(owner, BoxIndexer(partition_.box(owner))).first;
+    return offsets_[owner] + it->second.localIndex(q);
+  }
+
+private:
+  const PlanePartition &partition_;
+  const std::vector<PetscInt> &offsets_;
+  std::unordered_map<int, BoxIndexer> indexers_;
+};
+
 inline constexpr std::uint8_t kNoMaterial = 255;
 
 struct Structure {
@@ -42,9 +62,11 @@ struct Structure {
   int rank = 0;
   PlaneBox box;
   PetscInt owned = 0;       // atoms owned by this rank
-  PetscInt global_offset = 0; // global index of the first owned atom
-  PetscInt total = 0;       // atoms over all ranks
-  std::vector<PetscInt> offsets; // global index of each rank's first atom, and total after the last (size + 1)
+  std::vector<PetscInt> offsets; // global index of each rank's first atom, and the atoms of all ranks after the last
+  PetscInt globalOffset() const { return offsets.empty() ? 0 : offsets[rank]; } // of the first owned atom
+  PetscInt total() const { return offsets.empty() ? 0 : offsets.back(); }       // atoms over all ranks
+  // The rank that owns the atom of global index g.
+  int ownerOf(PetscInt g) const { return (int)(std::upper_bound(offsets.begin(), offsets.end(), g) - offsets.begin()) - 1; }
   double a_nm = 0;          // lattice constant of the ideal sites (nm); set by whoever knows the materials
   // A homogeneous strain of the whole box (Voigt xx, yy, zz, yz, xz, xy; tensor components; zero unless set: strained
   // bulk): every ideal bond d is (1 + strain) d, the periodic lengths with it; displacements come on top.
@@ -59,7 +81,7 @@ struct Structure {
   std::vector<PetscInt> halo_global;               // global index of each halo atom (ascending)
 
   PetscInt halo() const { return (PetscInt)halo_global.size(); }
-  PetscInt globalIndex(PetscInt site) const { return site < owned ? global_offset + site : halo_global[site - owned]; }
+  PetscInt globalIndex(PetscInt site) const { return site < owned ? globalOffset() + site : halo_global[site - owned]; }
   Sublattice sublattice(PetscInt site) const { return ZincblendeLattice::sublatticeOf(sites[site]); }
   // The wrap sign (-1, 0, +1) of bond b of owned atom i along axis a: which periodic face the bond crosses, if any.
   int wrap(PetscInt i, int b, int a) const { return (int)((wraps[i] >> (2 * (3 * b + a))) & 3u) - 1; }

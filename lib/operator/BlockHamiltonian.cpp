@@ -95,7 +95,8 @@ struct BlockOperator {
   bool box_strained = false;
   std::vector<RowIntegrals> rows; // per material: from the anion's rows, from the cation's
   // The halo: each halo atom's bs entries of x, gathered from its owner by a star forest whose unit is one atom's bs
-  // scalars (each owner's rank and atom from the halo atom's global index and H's row layout: no index analysis).
+  // scalars (each owner's rank and atom from the halo atom's global index and the structure's rank offsets: no index
+  // analysis).
   PetscSF halo_sf = nullptr;
   MPI_Datatype unit = MPI_DATATYPE_NULL;
   PetscScalar *ghost = nullptr; // the halo's entries, written by every product (never read before)
@@ -737,7 +738,7 @@ private:
 };
 
 // The MatShell on the operator, and the halo: the star forest that brings each halo atom's rows from its owner (the
-// owner's rank and local atom from H's row layout), set up here so that no product pays for it.
+// owner's rank and local atom from the structure's rank offsets), set up here so that no product pays for it.
 PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op, Mat *H) {
   PetscMPIInt size;
   PetscLayout rows;
@@ -760,13 +761,10 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(MatSetFusedLanczosProduct(*H, FusedMultBlockOperator));
   PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
   if (size == 1) PetscFunctionReturn(0); // one rank has no halo (a periodic face wraps onto its own atoms)
-  PetscCall(MatGetLayouts(*H, &rows, nullptr));
   std::vector<PetscSFNode> owners((size_t)s.halo());
   for (PetscInt h = 0; h < s.halo(); ++h) {
-    PetscMPIInt rank;
-    PetscInt row;
-    PetscCall(PetscLayoutFindOwnerIndex(rows, s.halo_global[h] * op->bs, &rank, &row));
-    owners[h].rank = rank, owners[h].index = row / op->bs;
+    const int owner = s.ownerOf(s.halo_global[h]);
+    owners[h].rank = owner, owners[h].index = s.halo_global[h] - s.offsets[owner];
   }
   PetscCall(PetscSFCreate(comm, &op->halo_sf));
   PetscCall(PetscSFSetGraph(op->halo_sf, s.owned, s.halo(), nullptr, PETSC_OWN_POINTER, owners.data(), PETSC_COPY_VALUES));

@@ -1,6 +1,5 @@
 #include "strain/DisplacementField.hpp"
 
-#include <map>
 #include <vector>
 
 #include "support/PetscHandle.hpp"
@@ -33,41 +32,17 @@ PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s) {
   PetscFunctionReturn(0);
 }
 
-namespace {
-
-// Global index in `domain` of its site q (any rank's), from the owner's box and the ranks' offsets.
-class GlobalIndexOf {
-public:
-  GlobalIndexOf(const Structure &domain, std::vector<PetscInt> offsets) : d_(domain), offsets_(std::move(offsets)) {}
-  PetscInt operator()(PlaneIndex q) {
-    const int owner = d_.partition.ownerOf(q);
-    auto it = indexers_.find(owner);
-    if (it == indexers_.end()) it = indexers_.emplace(owner, BoxIndexer(d_.partition.box(owner))).first;
-    return offsets_[owner] + it->second.localIndex(q);
-  }
-
-private:
-  const Structure &d_;
-  std::vector<PetscInt> offsets_;
-  std::map<int, BoxIndexer> indexers_;
-};
-
-} // namespace
 
 PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin, const Structure &to, Vec *values) {
-  PetscMPIInt size;
   OwnedIS is_from, is_to;
   OwnedScatter scatter;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  std::vector<PetscInt> offsets(size);
-  PetscCallMPI(MPI_Allgather(&domain.global_offset, 1, MPIU_INT, offsets.data(), 1, MPIU_INT, comm));
-  GlobalIndexOf index(domain, offsets);
+  SiteNumbering index(domain.partition, domain.offsets); // global index in `domain` of its site q (any rank's)
   std::vector<PetscInt> src(to.owned), dst(to.owned);
   for (PetscInt i = 0; i < to.owned; ++i) {
     const PlaneIndex p = to.sites[i];
     src[i] = index({p.x + origin[0], p.y + origin[1], p.z + origin[2]});
-    dst[i] = to.global_offset + i;
+    dst[i] = to.globalOffset() + i;
   }
   PetscCall(VecCreateMPI(comm, bs * to.owned, PETSC_DETERMINE, values));
   PetscCall(VecSetBlockSize(*values, bs));

@@ -121,7 +121,7 @@ PetscErrorCode MinimiseEnergy(SNES snes, KeatingEnergy *energy, Vec u, Relaxatio
   report->snes_type = type;
   report->evaluations = energy->evaluations() - evaluations;
   report->energy = e;
-  report->atoms = energy->structure().total;
+  report->atoms = energy->structure().total();
   report->seconds = progress.Elapsed();
   report->converged = reason > 0;
   report->reason = SNESConvergedReasons[reason];
