@@ -123,6 +123,23 @@ TEST(Structure, EachRankHoldsExactlyItsAtomsAndHalo) {
   }
 }
 
+// The rank offsets come from every rank's box count (nothing gathered): the closed form must count exactly the sites,
+// for boxes of every residue of their corners and extents, empty and one plane thin ones included.
+TEST(Structure, BoxCountIsTheNumberOfSites) {
+  for (int x0 = 0; x0 < 5; ++x0)
+    for (int y0 = 0; y0 < 5; ++y0)
+      for (int z0 = 0; z0 < 5; ++z0)
+        for (int e : {0, 1, 2, 3, 5, 9}) {
+          PlaneBox box;
+          box.lo = {x0, y0, z0}, box.hi = {x0 + e, y0 + (e + 1) % 7, z0 + (e + 3) % 8};
+          long long sites = 0;
+          for (int x = box.lo[0]; x < box.hi[0]; ++x)
+            for (int y = box.lo[1]; y < box.hi[1]; ++y)
+              for (int z = box.lo[2]; z < box.hi[2]; ++z) sites += ZincblendeLattice::isSite({x, y, z});
+          EXPECT_EQ(box.countAtoms(), sites) << "box [" << x0 << "," << box.hi[0] << ") x [" << y0 << "," << box.hi[1] << ") x [" << z0 << "," << box.hi[2] << ")";
+        }
+}
+
 TEST(Structure, ExplicitProcessGridAndThinSlabs) {
   TBPETA_ASSERT_RANKS();
   const int size = tbpeta::test::commSize();

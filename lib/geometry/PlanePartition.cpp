@@ -13,9 +13,13 @@ const char *partitionName(PartitionKind k) {
 }
 
 long long PlaneBox::countAtoms() const {
+  // A line's atoms depend on (x mod 4, y mod 4) alone: the lines of each of the 16 classes times their atoms.
   long long n = 0;
-  for (int x = lo[0]; x < hi[0]; ++x)
-    for (int y = lo[1]; y < hi[1]; ++y) n += ZincblendeLattice::lineCount(x, y, lo[2], hi[2]);
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const int r = ZincblendeLattice::lineResidue(a, b);
+      if (r >= 0) n += (long long)ZincblendeLattice::residueCount(a, lo[0], hi[0]) * ZincblendeLattice::residueCount(b, lo[1], hi[1]) * ZincblendeLattice::residueCount(r, lo[2], hi[2]);
+    }
   return n;
 }
 

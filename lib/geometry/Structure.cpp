@@ -51,10 +51,25 @@ std::vector<PetscInt> Structure::canonicalAtoms() const {
 
 namespace {
 
-// The atom sites inside this rank's box, in the box's lexicographic order.
+// At least as many as the bonds from this rank's atoms to other ranks' atoms: 4 per atom on a face of the box that
+// meets another rank (no face does on an axis the box spans whole). Sizes the halo's arrays once, so that no growth
+// touches more fresh memory than they need.
+PetscInt HaloBondBound(const Structure &s) {
+  PlaneBox inner = s.box;
+  for (int a = 0; a < 3; ++a) {
+    const int planes = s.lattice.planes()[a];
+    if (s.box.lo[a] == 0 && s.box.hi[a] == planes) continue;
+    const bool periodic = s.lattice.periodic()[a];
+    if (s.box.lo[a] > 0 || periodic) ++inner.lo[a];
+    if (s.box.hi[a] < planes || periodic) --inner.hi[a];
+  }
+  return 4 * (s.owned - (PetscInt)inner.countAtoms());
+}
+
+// The atom sites inside this rank's box, in the box's lexicographic order (room left for the halo's).
 PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
   PetscFunctionBeginUser;
-  s->sites.reserve(s->owned + s->owned / 4);
+  s->sites.reserve(s->owned + HaloBondBound(*s));
   for (int x = s->box.lo[0]; x < s->box.hi[0]; ++x)
     for (int y = s->box.lo[1]; y < s->box.hi[1]; ++y) {
       const int r = ZincblendeLattice::lineResidue(x, y);
@@ -70,7 +85,10 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
 // collected with its global index and numbered at the end (Finish), in ascending global order.
 class BondFinder {
 public:
-  BondFinder(const BoxIndexer &mine, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {}
+  BondFinder(const BoxIndexer &mine, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {
+    const PetscInt bound = HaloBondBound(*s);
+    halo_.reserve(bound), s->halo_global.reserve(bound);
+  }
 
   // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
   void Bond(PetscInt i, int b) {
@@ -211,11 +229,10 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   s.box = partition.box(rank);
   const BoxIndexer mine(s.box);
   s.owned = mine.count();
-  // Global numbering: rank offsets from every rank's count (one integer per rank).
-  std::vector<PetscInt> counts(size);
-  PetscCallMPI(MPI_Allgather(&s.owned, 1, MPIU_INT, counts.data(), 1, MPIU_INT, comm));
+  // Global numbering: the rank offsets from every rank's box, counted by the lattice's closed form (nothing gathered).
   s.offsets.assign(size + 1, 0);
-  for (int r = 0; r < size; ++r) s.offsets[r + 1] = s.offsets[r] + counts[r];
+  for (int r = 0; r < size; ++r) s.offsets[r + 1] = s.offsets[r] + (PetscInt)partition.box(r).countAtoms();
+  PetscCheck(s.offsets[rank + 1] - s.offsets[rank] == s.owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the box's atom count disagrees with its indexer");
   PetscCall(EnumerateOwnedAtoms(&s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 

@@ -761,13 +761,14 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, BlockOperator *op,
   PetscCall(MatSetFusedLanczosProduct(*H, FusedMultBlockOperator));
   PetscCall(MatSetLazyLanczosProduct(*H, LazyMultBlockOperator));
   if (size == 1) PetscFunctionReturn(0); // one rank has no halo (a periodic face wraps onto its own atoms)
-  std::vector<PetscSFNode> owners((size_t)s.halo());
+  PetscSFNode *owners; // handed to the star forest, not copied
+  PetscCall(PetscMalloc1(s.halo(), &owners));
   for (PetscInt h = 0; h < s.halo(); ++h) {
     const int owner = s.ownerOf(s.halo_global[h]);
     owners[h].rank = owner, owners[h].index = s.halo_global[h] - s.offsets[owner];
   }
   PetscCall(PetscSFCreate(comm, &op->halo_sf));
-  PetscCall(PetscSFSetGraph(op->halo_sf, s.owned, s.halo(), nullptr, PETSC_OWN_POINTER, owners.data(), PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetGraph(op->halo_sf, s.owned, s.halo(), nullptr, PETSC_OWN_POINTER, owners, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(op->halo_sf));
   PetscCallMPI(MPI_Type_contiguous(op->bs, MPIU_SCALAR, &op->unit));
   PetscCallMPI(MPI_Type_commit(&op->unit));
