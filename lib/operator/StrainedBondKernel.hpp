@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "model/MaterialParameters.hpp"
 
@@ -104,8 +105,19 @@ inline void AddStrainedBond(const RowIntegrals &R, const double r[3], const doub
   ScaleIntegrals(R, len2, V);
   // The neighbour's orbitals and the row's results, lane by lane (unit stride in the lane: one vector register).
   alignas(32) double x[N][W], y[N][W];
-  for (int o = 0; o < N; ++o)
-    for (int sp = 0; sp < S; ++sp) x[o][2 * sp] = xj[2 * (sp * N + o)], x[o][2 * sp + 1] = xj[2 * (sp * N + o) + 1];
+  // An orbital's lanes in one store of their full width, which the loop's load of the lanes is forwarded from (from
+  // two narrower stores it is not: a stall on every orbital of every bond).
+  if constexpr (S == 2)
+    for (int o = 0; o < N; ++o) {
+      typedef double Pair __attribute__((vector_size(16)));
+      typedef double Quad __attribute__((vector_size(32)));
+      Pair up, down;
+      std::memcpy(&up, xj + 2 * o, sizeof up), std::memcpy(&down, xj + 2 * (N + o), sizeof down);
+      const Quad lanes = __builtin_shufflevector(up, down, 0, 1, 2, 3);
+      std::memcpy(x[o], &lanes, sizeof lanes);
+    }
+  else
+    for (int o = 0; o < N; ++o) std::memcpy(x[o], xj + 2 * o, sizeof x[o]);
   double tsig[5] = {};
   if constexpr (N == 10)
     tsig[0] = kSqrt3 * n[0] * n[1], tsig[1] = kSqrt3 * n[1] * n[2], tsig[2] = kSqrt3 * n[2] * n[0], tsig[3] = 0.5 * kSqrt3 * (n[0] * n[0] - n[1] * n[1]),
