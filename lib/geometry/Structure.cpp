@@ -66,10 +66,10 @@ PetscInt HaloBondBound(const Structure &s) {
   return 4 * (s.owned - (PetscInt)inner.countAtoms());
 }
 
-// The atom sites inside this rank's box, in the box's lexicographic order (room left for the halo's).
-PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
+// The atom sites inside this rank's box, in the box's lexicographic order (room left for up to `halo` halo sites).
+PetscErrorCode EnumerateOwnedAtoms(PetscInt halo, Structure *s) {
   PetscFunctionBeginUser;
-  s->sites.reserve(s->owned + HaloBondBound(*s));
+  s->sites.reserve(s->owned + halo);
   for (int x = s->box.lo[0]; x < s->box.hi[0]; ++x)
     for (int y = s->box.lo[1]; y < s->box.hi[1]; ++y) {
       const int r = ZincblendeLattice::lineResidue(x, y);
@@ -85,9 +85,9 @@ PetscErrorCode EnumerateOwnedAtoms(Structure *s) {
 // collected with its global index and numbered at the end (Finish), in ascending global order.
 class BondFinder {
 public:
-  BondFinder(const BoxIndexer &mine, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {
-    const PetscInt bound = HaloBondBound(*s);
-    halo_.reserve(bound), s->halo_global.reserve(bound);
+  // halo_bonds: at least the bonds into the halo (HaloBondBound), for the halo's arrays.
+  BondFinder(const BoxIndexer &mine, PetscInt halo_bonds, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {
+    halo_.reserve(halo_bonds), s->halo_global.reserve(halo_bonds);
   }
 
   // Bond b of owned atom i, into s->bonds[i][b] and its wraps.
@@ -156,8 +156,8 @@ private:
 // points to (z - 1 or z + 1): only there can it leave the box in z, wrap in z or meet a z face. So per line and bond
 // the neighbouring line is found once and the lattice asked for that end atom alone. A neighbouring line outside the
 // box holds halo atoms, each asked for.
-void FindBonds(const BoxIndexer &mine, Structure *s) {
-  BondFinder finder(mine, s);
+void FindBonds(const BoxIndexer &mine, PetscInt halo_bonds, Structure *s) {
+  BondFinder finder(mine, halo_bonds, s);
   s->bonds.reserve(s->owned);
   s->wraps.reserve(s->owned);
   Progress progress("building the structure");
@@ -233,11 +233,12 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   s.offsets.assign(size + 1, 0);
   for (int r = 0; r < size; ++r) s.offsets[r + 1] = s.offsets[r] + (PetscInt)partition.box(r).countAtoms();
   PetscCheck(s.offsets[rank + 1] - s.offsets[rank] == s.owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the box's atom count disagrees with its indexer");
-  PetscCall(EnumerateOwnedAtoms(&s));
+  const PetscInt halo_bonds = HaloBondBound(s);
+  PetscCall(EnumerateOwnedAtoms(halo_bonds, &s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->neighbours, 0, 0, 0, 0));
-  FindBonds(mine, &s);
+  FindBonds(mine, halo_bonds, &s);
   PetscCall(PetscLogEventEnd(ev->neighbours, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));

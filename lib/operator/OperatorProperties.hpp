@@ -38,6 +38,15 @@ struct OperatorProperties {
   }
 };
 
+// f(i, canonical row of local row i) for every local row i in [0, n) of an operator that may carry no properties
+// (null: its rows are numbered globally).
+template <class F>
+void ForEachCanonicalRow(const OperatorProperties *p, PetscInt n, PetscInt rstart, F &&f) {
+  if (p) p->forEachCanonicalRow(n, rstart, f);
+  else
+    for (PetscInt i = 0; i < n; ++i) f(i, rstart + i);
+}
+
 // Attaches `properties` to A (replacing any), and with count_products wraps A's product so that every y = Ax is
 // counted and logged. Collective.
 PetscErrorCode OperatorSetProperties(Mat A, OperatorProperties properties, bool count_products);

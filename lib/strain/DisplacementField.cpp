@@ -32,7 +32,6 @@ PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s) {
   PetscFunctionReturn(0);
 }
 
-
 PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin, const Structure &to, Vec *values) {
   OwnedIS is_from, is_to;
   OwnedScatter scatter;

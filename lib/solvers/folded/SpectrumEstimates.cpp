@@ -21,13 +21,10 @@ PetscErrorCode SpreadUnitVector(Mat A, Vec x) {
   PetscCall(VecGetLocalSize(x, &n));
   PetscCall(VecGetOwnershipRange(x, &rstart, nullptr));
   PetscCall(VecGetArray(x, &a));
-  const auto entry = [&](PetscInt i, PetscInt canonical_row) {
+  ForEachCanonicalRow(numbering, n, rstart, [&](PetscInt i, PetscInt canonical_row) {
     const double row = (double)canonical_row;
     a[i] = row * 0.6180339887498949 - std::floor(row * 0.6180339887498949) - 0.5;
-  };
-  if (numbering) numbering->forEachCanonicalRow(n, rstart, entry);
-  else
-    for (PetscInt i = 0; i < n; ++i) entry(i, rstart + i);
+  });
   PetscCall(VecRestoreArray(x, &a));
   PetscCall(VecNormalize(x, nullptr));
   PetscFunctionReturn(0);

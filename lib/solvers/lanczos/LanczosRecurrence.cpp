@@ -39,16 +39,13 @@ PetscErrorCode StartVector(Recurrence &r, unsigned long long seed) {
   PetscCall(VecGetOwnershipRange(r.v, &rstart, nullptr));
   PetscCall(VecGetArray(r.v, &x));
   double local = 0, global = 0;
-  const auto entry = [&](PetscInt i, PetscInt canonical_row) {
+  ForEachCanonicalRow(r.numbering, n, rstart, [&](PetscInt i, PetscInt canonical_row) {
     const std::uint64_t row = (std::uint64_t)canonical_row;
     const std::uint64_t h1 = MixBits(MixBits(seed) ^ (row * 0x100000001B3ULL + 0x51ED27ULL)), h2 = MixBits(h1);
     const double re = UnitInterval(h1) * 2 - 1, im = UnitInterval(h2) * 2 - 1;
     x[i] = PetscScalar(re, im);
     local += re * re + im * im;
-  };
-  if (r.numbering) r.numbering->forEachCanonicalRow(n, rstart, entry);
-  else
-    for (PetscInt i = 0; i < n; ++i) entry(i, rstart + i);
+  });
   PetscCallMPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, r.comm));
   ++r.cnt.reductions;
   const double s = 1 / std::sqrt(global);
