@@ -360,11 +360,21 @@ TEST(StrainedHamiltonian, OnTheFlyScalingEqualsThePower) {
       const double d0sq = UnstrainedBondLength2(m);
       const RowIntegrals R = MakeRowIntegrals(m, anion_row, false, d0sq);
       for (double stretch = 0.7; stretch <= 1.3; stretch += 0.0125) {
-        double V[24];
-        strained_kernel::ScaleIntegrals(R, d0sq * stretch * stretch, V);
-        for (int k = 0; k < kRowIntegrals; ++k) {
-          const double expected = R.v[k] * std::pow(1 / (stretch * stretch), R.half_eta[k]);
-          EXPECT_NEAR(V[k], expected, 2e-15 * std::fabs(expected)) << m.material << " stretch " << stretch << " integral " << k;
+        // four bonds of this length at once, along (1, 1, 1), (-1, -1, 1), (1, -1, -1) and (-1, 1, -1)
+        const double c = std::sqrt(d0sq / 3) * stretch, signs[3][4] = {{1, -1, 1, -1}, {1, -1, -1, 1}, {1, 1, -1, -1}};
+        BondLanes r[3];
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 4; ++b) r[a][b] = signs[a][b] * c;
+        BondGeometry g;
+        MeasureBonds(r[0], r[1], r[2], BondLanes{d0sq, d0sq, d0sq, d0sq}, &g);
+        for (int b = 0; b < 4; ++b) {
+          for (int a = 0; a < 3; ++a) EXPECT_NEAR(g.n[a][b], signs[a][b] / std::sqrt(3.0), 1e-15);
+          double V[24];
+          strained_kernel::ScaleIntegrals(R, g.len2[b], g.log_ratio[b], V);
+          for (int k = 0; k < kRowIntegrals; ++k) {
+            const double expected = R.v[k] * std::pow(d0sq / g.len2[b], R.half_eta[k]);
+            EXPECT_NEAR(V[k], expected, 2e-15 * std::fabs(expected)) << m.material << " stretch " << stretch << " integral " << k;
+          }
         }
       }
     }

@@ -191,6 +191,23 @@ inline bool StrainedBondVector(const BlockOperator &op, PetscInt i, int b, Petsc
   return !op.box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
 }
 
+// The four bonds of owned atom i as its rows see them (from i to the neighbour), measured at once, and which of them
+// are strained (the others, ideal or dangling, take the table's blocks or nothing).
+inline void MeasureStrainedBonds(const BlockOperator &op, PetscInt i, BondGeometry *g, bool strained[4]) {
+  const bool anion = op.anion[i];
+  double r[4][3], d0sq[4];
+  for (int b = 0; b < 4; ++b) {
+    const std::int32_t j = op.nbr[i][b];
+    double *rb = r[b];
+    for (int a = 0; a < 3; ++a) rb[a] = op.ideal[b][a]; // a dangling bond's lane: any length but zero
+    strained[b] = j >= 0 && !StrainedBondVector(op, i, b, j, rb);
+    if (!anion) rb[0] = -rb[0], rb[1] = -rb[1], rb[2] = -rb[2]; // the cation's rows see the bond reversed
+    d0sq[b] = op.rows[2 * op.material[anion && j >= 0 ? j : i]].d0sq;
+  }
+  MeasureBonds(BondLanes{r[0][0], r[1][0], r[2][0], r[3][0]}, BondLanes{r[0][1], r[1][1], r[2][1], r[3][1]}, BondLanes{r[0][2], r[1][2], r[2][2], r[3][2]},
+               BondLanes{d0sq[0], d0sq[1], d0sq[2], d0sq[3]}, g);
+}
+
 // yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
 // the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
 template <int N, int S>
@@ -223,21 +240,22 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
         ar[0] += v.real() * xc[0] - v.imag() * xc[1];
         ar[1] += v.real() * xc[1] + v.imag() * xc[0];
       }
+  const bool fly = op.strained && op.source != BlockSource::per_bond;
+  BondGeometry geometry;
+  bool strained[4];
+  if (fly) MeasureStrainedBonds(op, i, &geometry, strained);
   for (int b = 0; b < 4; ++b) {
     const std::int32_t j = op.nbr[i][b];
     if (j < 0) continue;
     const double *xj = j < op.owned ? xl + n * j : xg + n * (j - op.owned);
     const std::uint8_t ph = at.phase[b];
-    const bool fly = op.strained && op.source != BlockSource::per_bond;
     int key = fly ? 0 : at.block[b];
     if (fly) {
-      double r[3];
       const bool anion = op.anion[i];
       const int m = op.material[anion ? j : i];
-      if (!StrainedBondVector(op, i, b, j, r)) { // evaluated here; the cation's rows see the bond reversed
-        if (!anion) r[0] = -r[0], r[1] = -r[1], r[2] = -r[2];
+      if (strained[b]) { // evaluated here
         if (ph) std::memset(t, 0, sizeof t);
-        AddStrainedBond<N, S>(op.rows[2 * m + (anion ? 0 : 1)], r, xj, ph ? t : acc);
+        AddStrainedBond<N, S>(op.rows[2 * m + (anion ? 0 : 1)], geometry, b, xj, ph ? t : acc);
         if (ph) AddPhased<N, S>(op.phases[ph], t, acc);
         continue;
       }

@@ -15,6 +15,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #include "model/MaterialParameters.hpp"
 
@@ -44,18 +47,6 @@ constexpr double kInvFactorial[12] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 
 constexpr double kSqrt2 = 1.4142135623730951, kInvSqrt2 = 0.70710678118654752, kInvSqrt6 = 0.40824829046386302, kSqrt3 = 1.7320508075688772,
                  kSqrt1p5 = 1.2247448713915890;
 
-// log(d0^2 / d^2) for d near d0: 2 atanh(t), t = (d0^2 - d^2)/(d0^2 + d^2), by its series to t^17 (below 1e-17 for
-// |t| < 0.1: bond lengths within about 10 % of d0), summed in Estrin's order (short dependency chains, so the
-// product overlaps one bond's series with the next bond's work).
-inline double LogRatio(double d0sq, double len2) {
-  const double t = (d0sq - len2) / (d0sq + len2), s = t * t;
-  if (s > 0.01) return std::log(d0sq / len2);
-  const double s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
-  const double p0 = 1.0 + s * (1.0 / 3), p1 = 1.0 / 5 + s * (1.0 / 7), p2 = 1.0 / 9 + s * (1.0 / 11), p3 = 1.0 / 13 + s * (1.0 / 15);
-  const double q0 = p0 + s2 * p1, q1 = p2 + s2 * p3;
-  return 2 * t * ((q0 + s4 * q1) + s8 * (1.0 / 17));
-}
-
 // exp(a) for |a| <= 0.2 by Taylor to a^11 (below 1e-17 relative), in Estrin's order.
 inline double ExpSmall(double a) {
   const double a2 = a * a, a4 = a2 * a2, a8 = a4 * a4;
@@ -72,15 +63,14 @@ inline double ExpTiny(double a) {
   return ((q0 + a2 * q1) + a4 * (q2 + a2 * q3)) + a8 * (1.0 / 40320);
 }
 
-// The scaled integrals V_k (d0/d)^eta_k = V_k exp(eta_k / 2 log(d0^2/d^2)) of a bond of squared length len2:
-// series while |eta/2 log| <= 0.2 (strains up to about 8 % for eta < 5), the library's exp beyond.
-inline void ScaleIntegrals(const RowIntegrals &R, double len2, double *V) {
+// The scaled integrals V_k (d0/d)^eta_k = V_k exp(eta_k / 2 L) of a bond of squared length len2, L = log(d0^2/d^2)
+// (BondGeometry): series while |eta/2 L| <= 0.2 (strains up to about 8 % for eta < 5), the library's exp beyond.
+inline void ScaleIntegrals(const RowIntegrals &R, double len2, double L, double *V) {
   if (R.harrison) {
     const double ratio2 = R.d0sq / len2;
     for (int k = 0; k < 24; ++k) V[k] = R.v[k] * ratio2;
     return;
   }
-  const double L = LogRatio(R.d0sq, len2);
   const double largest = std::fabs(L) * R.max_half_eta;
   if (largest > 0.2)
     for (int k = 0; k < 24; ++k) V[k] = R.v[k] * std::exp(R.half_eta[k] * L);
@@ -92,17 +82,53 @@ inline void ScaleIntegrals(const RowIntegrals &R, double len2, double *V) {
 
 } // namespace strained_kernel
 
-// acc += B x_j for one strained bond: the integrals R of the row atom, its bond vector r (row -> neighbour, nm), x_j
-// the neighbour's N orbitals x S spins as (re, im) pairs. N = 10 (s, p, d, s*) or 5 (s, p, s*).
+// An atom's four bonds measured at once, a vector lane per bond: their square roots and divisions are one vector
+// instruction each instead of four, which the bonds' evaluation would otherwise wait for one after another.
+struct BondGeometry {
+  alignas(32) double n[3][4];      // unit vector from the row atom to the neighbour
+  alignas(32) double len2[4];      // squared length, nm^2
+  alignas(32) double log_ratio[4]; // log(d0^2 / len2), the integrals' scaling (ScaleIntegrals)
+};
+
+// Four bonds' values, a lane each (GCC/Clang vector type: AVX here).
+typedef double BondLanes __attribute__((vector_size(32)));
+
+// The geometry of bonds (x, y, z) (row atom -> neighbour, nm; none of zero length) of binaries whose unstrained
+// squared lengths are d0. The lanes come in registers: put in memory one by one, their load as a vector would wait for
+// the stores (no forwarding from several narrower stores).
+inline void MeasureBonds(const BondLanes &x, const BondLanes &y, const BondLanes &z, const BondLanes &d0, BondGeometry *g) {
+  typedef BondLanes Quad;
+  const Quad len2 = x * x + y * y + z * z;
+#if defined(__AVX__)
+  const Quad root = _mm256_sqrt_pd(len2);
+#else
+  Quad root;
+  for (int b = 0; b < 4; ++b) root[b] = std::sqrt(len2[b]);
+#endif
+  const Quad inv = 1 / root, t = (d0 - len2) / (d0 + len2);
+  const Quad nx = x * inv, ny = y * inv, nz = z * inv;
+  std::memcpy(g->n[0], &nx, sizeof nx), std::memcpy(g->n[1], &ny, sizeof ny), std::memcpy(g->n[2], &nz, sizeof nz), std::memcpy(g->len2, &len2, sizeof len2);
+  // log(d0^2/d^2) = 2 atanh(t) by its series to t^17 (below 1e-17 for |t| < 0.1: bond lengths within about 10 % of
+  // d0), in Estrin's order; the library's log for a bond beyond.
+  const Quad s = t * t, s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
+  const Quad p0 = 1.0 + s * (1.0 / 3), p1 = 1.0 / 5 + s * (1.0 / 7), p2 = 1.0 / 9 + s * (1.0 / 11), p3 = 1.0 / 13 + s * (1.0 / 15);
+  const Quad q0 = p0 + s2 * p1, q1 = p2 + s2 * p3;
+  const Quad L = 2 * t * ((q0 + s4 * q1) + s8 * (1.0 / 17));
+  std::memcpy(g->log_ratio, &L, sizeof L);
+  for (int b = 0; b < 4; ++b)
+    if (s[b] > 0.01) g->log_ratio[b] = std::log(d0[b] / len2[b]);
+}
+
+// acc += B x_j for strained bond b of geometry g: the integrals R of the row atom, x_j the neighbour's N orbitals x S
+// spins as (re, im) pairs. N = 10 (s, p, d, s*) or 5 (s, p, s*).
 template <int N, int S>
-inline void AddStrainedBond(const RowIntegrals &R, const double r[3], const double *xj, double (*acc)[N][2]) {
+inline void AddStrainedBond(const RowIntegrals &R, const BondGeometry &g, int b, const double *xj, double (*acc)[N][2]) {
   using namespace strained_kernel;
   constexpr int W = 2 * S;              // lanes: (spin, re/im)
   constexpr int P = 1, D = 4, SS = N - 1; // first p, first d, s*
-  const double len2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2], inv = 1 / std::sqrt(len2);
-  const double n[3] = {r[0] * inv, r[1] * inv, r[2] * inv};
+  const double n[3] = {g.n[0][b], g.n[1][b], g.n[2][b]};
   alignas(32) double V[24];
-  ScaleIntegrals(R, len2, V);
+  ScaleIntegrals(R, g.len2[b], g.log_ratio[b], V);
   // The neighbour's orbitals and the row's results, lane by lane (unit stride in the lane: one vector register).
   alignas(32) double x[N][W], y[N][W];
   // An orbital's lanes in one store of their full width, which the loop's load of the lanes is forwarded from (from
