@@ -360,15 +360,18 @@ TEST(StrainedHamiltonian, OnTheFlyScalingEqualsThePower) {
       const double d0sq = UnstrainedBondLength2(m);
       const RowIntegrals R = MakeRowIntegrals(m, anion_row, false, d0sq);
       for (double stretch = 0.7; stretch <= 1.3; stretch += 0.0125) {
-        // four bonds of this length at once, along (1, 1, 1), (-1, -1, 1), (1, -1, -1) and (-1, 1, -1)
-        const double c = std::sqrt(d0sq / 3) * stretch, signs[3][4] = {{1, -1, 1, -1}, {1, -1, -1, 1}, {1, 1, -1, -1}};
+        // four bonds at once, along (1, 1, 1), (-1, -1, 1), (1, -1, -1) and (-1, 1, -1), stretched by 0.4 % more each:
+        // near |d0^2 - d^2| = 0.1 (d0^2 + d^2) some lanes take the logarithm's series and the others the library's
+        const double signs[3][4] = {{1, -1, 1, -1}, {1, -1, -1, 1}, {1, 1, -1, -1}};
         BondLanes r[3];
         for (int a = 0; a < 3; ++a)
-          for (int b = 0; b < 4; ++b) r[a][b] = signs[a][b] * c;
+          for (int b = 0; b < 4; ++b) r[a][b] = signs[a][b] * std::sqrt(d0sq / 3) * (stretch + 0.004 * b);
         BondGeometry g;
         MeasureBonds(r[0], r[1], r[2], BondLanes{d0sq, d0sq, d0sq, d0sq}, &g);
         for (int b = 0; b < 4; ++b) {
           for (int a = 0; a < 3; ++a) EXPECT_NEAR(g.n[a][b], signs[a][b] / std::sqrt(3.0), 1e-15);
+          const double s = stretch + 0.004 * b;
+          EXPECT_NEAR(g.len2[b], d0sq * s * s, 1e-15 * d0sq);
           double V[24];
           strained_kernel::ScaleIntegrals(R, g.len2[b], g.log_ratio[b], V);
           for (int k = 0; k < kRowIntegrals; ++k) {
