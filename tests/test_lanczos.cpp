@@ -458,6 +458,52 @@ TEST(Lanczos, SecondPassReproducesTheFirst) {
   PetscOptionsClear(nullptr);
 }
 
+// The second pass adds its Lanczos vectors to the eigenvectors in batches (-eps_nemo_ritz_batch). An even batch adds
+// them in the pairs a batch of 2 makes, so the vectors are the same bit for bit; an odd one pairs them differently
+// (rounding). On the plain path (stored AIJ) and on the lazy one (the on-the-fly operator), whose window of kept
+// vectors rotates with the recurrence's own; a batch longer than the pass (64) adds everything at its end.
+TEST(Lanczos, SecondPassBatchesGiveTheSameVectors) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  double vbm, cbm;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  const double gc = 0.5 * (vbm + cbm);
+  const std::string question = "-eps_nev 6 -eps_nemo_valence 2 -eps_nemo_ritz_batch ";
+  for (const char *kind : {"aij", "shell"}) {
+    Mat H;
+    HamiltonianOptions hopts;
+    hopts.kind = kind;
+    ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, hopts, &H), 0);
+    NemoRun pairs;
+    ASSERT_EQ(SolveNemo(H, gc, question + "2", &pairs), 0);
+    ASSERT_EQ(pairs.states.values.size(), 6u);
+    ASSERT_GT(pairs.report.second_pass_steps, 64);
+    Vec x, y;
+    ASSERT_EQ(MatCreateVecs(H, &x, &y), 0);
+    for (int batch : {4, 6, 1, 3, 64}) {
+      NemoRun run;
+      ASSERT_EQ(SolveNemo(H, gc, question + std::to_string(batch), &run), 0) << kind << " " << batch;
+      ASSERT_EQ(run.states.values, pairs.states.values) << kind << " " << batch; // the same passes
+      double worst = 0;
+      for (size_t i = 0; i < run.states.values.size(); ++i) {
+        PetscReal d;
+        StateVector(run.eps, run.states, i, x);
+        StateVector(pairs.eps, pairs.states, i, y);
+        VecAXPY(x, -1.0, y);
+        VecNorm(x, NORM_INFINITY, &d);
+        worst = std::max(worst, (double)d);
+      }
+      if (batch % 2 == 0) EXPECT_EQ(worst, 0.0) << kind << " " << batch;
+      else EXPECT_LT(worst, 1e-12) << kind << " " << batch;
+      if (tbpeta::test::commRank() == 0) std::printf("  %s, batch %d: max |x - x(batch 2)| %.3g\n", kind, batch, worst);
+    }
+    VecDestroy(&x), VecDestroy(&y);
+    MatDestroy(&H);
+  }
+  PetscOptionsClear(nullptr);
+}
+
 TEST(Lanczos, StepCapReportsUnconvergedValues) {
   TBPETA_ASSERT_RANKS();
   DotRun run;
@@ -508,7 +554,7 @@ TEST(Lanczos, BadOptionsAreUserInputErrors) {
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, -0.5, 0.5, 1, 2, 3}, &A), 0);
   NemoRun run;
   for (const char *bad : {"-eps_nemo_valence -1", "-eps_nev 4 -eps_nemo_valence 5", "-eps_nemo_check_every 0", "-eps_tol 2", "-eps_nemo_seed -3",
-                          "-eps_nemo_multiplicity_passes -1", "-eps_nemo_checkpoint_every 0", "-eps_largest_magnitude", "-st_type sinvert", "-eps_target nan",
+                          "-eps_nemo_multiplicity_passes -1", "-eps_nemo_checkpoint_every 0", "-eps_nemo_ritz_batch 0", "-eps_nemo_ritz_batch 65", "-eps_largest_magnitude", "-st_type sinvert", "-eps_target nan",
                           // solve-time: more states below the target than exist, a window outside the spectrum, an empty window
                           "-eps_nev 6", "-eps_interval 100,200", "-eps_interval -0.2,0.2 -eps_nemo_check_every 5"}) {
     std::string message;
@@ -576,13 +622,15 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
     PetscInt held, estimate;
   };
   // The level just below 0.1 (3-fold) and the one just above (2-fold). Values only: the recurrence. With vectors: + the
-  // 2 states of the first pass (a second pass), in the EPS's 2 columns. With the multiplicity: restarted pass 1 adds
+  // 2 states of the first pass (a second pass), in the EPS's 2 columns, + the second pass's window of 2 (batches of 4;
+  // none with batches of 2). With the multiplicity: restarted pass 1 adds
   // one state of each level (2 Vecs of their own, 7 vectors), pass 2 the third of the 3-fold level (8), pass 3
   // nothing; no state is ever copied to make room. At the end the 5 states move into the EPS's columns, grown from 2
   // to 5 (its 2 old and 5 new columns and the 3 own Vecs at once, 10 vectors; the recurrence's 3 are freed by then).
-  // The estimate counts nev more for the restarted passes; 5 states for nev = 2 (whole levels) exceed it.
-  for (const Case &c : {Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_vectors false", 2, 3, 3}, Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0", 2, 3 + 2, 3 + 2},
-                        Case{"-eps_nev 2 -eps_nemo_valence 1", 5, 10, 3 + 2 + 2}}) {
+  // The estimate counts nev more for the restarted passes, and the window; 5 states for nev = 2 (whole levels) exceed it.
+  for (const Case &c : {Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_vectors false", 2, 3, 3}, Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0", 2, 3 + 2 + 2, 3 + 2 + 2},
+                        Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0 -eps_nemo_ritz_batch 2", 2, 3 + 2, 3 + 2},
+                        Case{"-eps_nev 2 -eps_nemo_valence 1", 5, 10, 3 + 2 + 2 + 2}}) {
     NemoRun run;
     MemoryMeter meter;
     ASSERT_EQ(SolveNemo(A, 0.1, c.options, &run, &meter), 0) << c.options;

@@ -123,40 +123,49 @@ PetscErrorCode StateColumns::MoveIntoBV() {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double> &a, Vec p, const std::vector<double> &b, Vec q) {
+PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double> &c, const std::vector<Vec> &vs) {
   PetscInt nloc, nc;
   const PetscInt m = bvColumns();
+  const size_t nv = vs.size(), n = nv ? c.size() / nv : 0;
   PetscScalar *X = nullptr;
-  const PetscScalar *pp, *pq;
-  constexpr size_t kBlock = 1024; // reals per block: the blocks of p and q stay in cache while every column takes them
+  constexpr size_t kBlock = 1024; // reals per block: the blocks of the Lanczos vectors stay in cache while every column takes them
   PetscFunctionBeginUser;
-  if (!vectors_ || a.empty()) PetscFunctionReturn(0);
+  if (!vectors_ || n == 0) PetscFunctionReturn(0);
   PetscCall(BVGetSizes(V_, &nloc, nullptr, nullptr));
   PetscCall(BVGetNumConstraints(V_, &nc));
-  PetscCall(VecGetArrayRead(p, &pp));
-  PetscCall(VecGetArrayRead(q, &pq));
+  std::vector<const PetscReal *> in(nv);
+  for (size_t l = 0; l < nv; ++l) {
+    const PetscScalar *p;
+    PetscCall(VecGetArrayRead(vs[l], &p));
+    in[l] = reinterpret_cast<const PetscReal *>(p);
+  }
   const bool in_bv = first < m;
   if (in_bv) PetscCall(BVGetArray(V_, &X));
-  std::vector<PetscReal *> cols(a.size());
-  for (size_t i = 0; i < a.size(); ++i) {
+  std::vector<PetscReal *> cols(n);
+  for (size_t i = 0; i < n; ++i) {
     const PetscInt j = first + (PetscInt)i;
     PetscScalar *x;
     if (j < m) x = X + (size_t)(nc + j) * nloc;
     else PetscCall(VecGetArray(own_[j - m], &x));
     cols[i] = reinterpret_cast<PetscReal *>(x);
   }
-  // Real coefficients: the complex entries as pairs of reals, a loop the compiler vectorises.
+  // Real coefficients: the complex entries as pairs of reals, loops the compiler vectorises.
   const size_t len = sizeof(PetscScalar) / sizeof(PetscReal) * (size_t)nloc;
-  const PetscReal *__restrict P = reinterpret_cast<const PetscReal *>(pp), *__restrict Q = reinterpret_cast<const PetscReal *>(pq);
   for (size_t r0 = 0; r0 < len; r0 += kBlock) {
     const size_t r1 = std::min(len, r0 + kBlock);
-    for (size_t i = 0; i < a.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       PetscReal *__restrict x = cols[i];
-      const PetscReal ai = a[i], bi = b[i];
-      for (size_t k = r0; k < r1; ++k) x[k] += ai * P[k] + bi * Q[k];
+      // Two vectors per pass over the block of x; a last lone one with a zero partner, so that it rounds as in a pair
+      // and a batch of any even size gives the same bits as batches of 2.
+      for (size_t l = 0; l < nv; l += 2) {
+        const bool pair = l + 1 < nv;
+        const PetscReal a = pair ? c[i * nv + l] : 0.0, b = c[i * nv + l + (pair ? 1 : 0)];
+        const PetscReal *__restrict P = in[l], *__restrict Q = in[l + (pair ? 1 : 0)];
+        for (size_t k = r0; k < r1; ++k) x[k] += a * P[k] + b * Q[k];
+      }
     }
   }
-  for (size_t i = 0; i < a.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     const PetscInt j = first + (PetscInt)i;
     if (j >= m) {
       PetscScalar *x = reinterpret_cast<PetscScalar *>(cols[i]);
@@ -164,8 +173,10 @@ PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double
     }
   }
   if (in_bv) PetscCall(BVRestoreArray(V_, &X));
-  PetscCall(VecRestoreArrayRead(q, &pq));
-  PetscCall(VecRestoreArrayRead(p, &pp));
+  for (size_t l = 0; l < nv; ++l) {
+    const PetscScalar *p = reinterpret_cast<const PetscScalar *>(in[l]);
+    PetscCall(VecRestoreArrayRead(vs[l], &p));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -314,30 +325,46 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   const LogEvents *ev;
   PetscCall(GetLogEvents(&ev));
   PetscCall(RitzVectors(spec, res, &s, &len, &M));
-  const PetscInt n = (PetscInt)res.found.size();
+  const PetscInt n = (PetscInt)res.found.size(), batch = std::max<PetscInt>(1, spec.ritz_batch);
   PetscCall(PassStart(r, spec)); // as the first pass's: deflated against the states before this pass's columns
   PetscCall(store->Append(n, first));
   double bj = 0;
   PetscInt first_diff = -1, next = 0; // v_next: the first vector not yet added
-  std::vector<double> ca(n), cb(n);
+  std::vector<double> c;
+  std::vector<Vec> vs;
   const auto coefficient = [&](PetscInt i, PetscInt j) { return j >= 0 && j < len[i] ? s[i][j] : 0.0; };
-  // Adds v_{next} and v_{next+1} once the recurrence holds both (r.vprev, r.v), and at the end v_{M-1} alone.
+  // v_{newest - k}: r.v, r.vprev, then the window's kept vectors from the newest back.
+  const auto held = [&](PetscInt k) { return k == 0 ? r.v : k == 1 ? r.vprev : r.kept[r.kept.size() + 1 - (size_t)k]; };
+  // Adds v_next .. v_newest once the recurrence holds `batch` of them, and at the end what is left; the window's kept
+  // vectors are spare again after.
   const auto add = [&](bool last) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    const bool pair = r.newest == next + 1, single = last && r.newest == next;
-    if ((!pair && !single) || M == 0) PetscFunctionReturn(0);
-    for (PetscInt i = 0; i < n; ++i) ca[i] = pair ? coefficient(i, next) : 0, cb[i] = coefficient(i, r.newest);
+    const PetscInt count = r.newest - next + 1;
+    if (count <= 0 || (count < batch && !last) || M == 0) PetscFunctionReturn(0);
+    PetscCheck(count <= 2 + (PetscInt)r.kept.size(), r.comm, PETSC_ERR_PLIB, "Lanczos second pass: %" PetscInt_FMT " vectors to add, %zu held", count, 2 + r.kept.size());
+    c.assign((size_t)(n * count), 0.0), vs.assign((size_t)count, nullptr);
+    for (PetscInt l = 0; l < count; ++l) {
+      vs[l] = held(count - 1 - l);
+      for (PetscInt i = 0; i < n; ++i) c[i * count + l] = coefficient(i, next + l);
+    }
     PetscCall(PetscLogEventBegin(ev->lanczos_ritz, 0, 0, 0, 0));
-    PetscCall(store->Accumulate(*first, ca, pair ? r.vprev : r.v, cb, r.v));
+    PetscCall(store->Accumulate(*first, c, vs));
     PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
     next = r.newest + 1;
+    r.spare.insert(r.spare.end(), r.kept.begin(), r.kept.end());
+    r.kept.clear();
     PetscFunctionReturn(0);
   };
-  r.keep_previous = true; // the vectors are added two at a time
+  // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two). The steps
+  // rotate them with the recurrence's own, so the pass frees whichever are spare at its end.
+  r.spare.assign((size_t)std::max<PetscInt>(0, batch - 2), nullptr), r.kept.clear();
+  for (Vec &x : r.spare) PetscCall(VecDuplicate(r.v, &x));
+  r.keep_previous = true;
   const double started = spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
   for (int j = 0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
       PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
+    r.recycle_previous = r.newest - 1 < next; // v_{newest-1}, already added (or none), may take the new w
     if (r.pending && r.newest + 1 == M - 1) PetscCall(Materialise(r)); // v_{M-1} is the last vector needed
     else {
       double a, b;
@@ -347,9 +374,12 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     }
     PetscCall(add(false));
   }
+  r.recycle_previous = r.newest - 1 < next;
   PetscCall(Materialise(r));
   PetscCall(add(true));
-  r.keep_previous = false;
+  r.spare.insert(r.spare.end(), r.kept.begin(), r.kept.end());
+  for (Vec &x : r.spare) PetscCall(VecDestroy(&x));
+  r.keep_previous = false, r.recycle_previous = true, r.spare.clear(), r.kept.clear();
   *steps = M;
   PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
   for (PetscInt i = 0; i < n; ++i) {

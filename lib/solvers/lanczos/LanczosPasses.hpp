@@ -41,10 +41,10 @@ public:
   // Columns [a, b) of each range: c = X^H v and v -= X c (twice, classical Gram-Schmidt); *norm: what is left of v.
   // Collective.
   PetscErrorCode Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm);
-  // Columns first + i += a[i] p + b[i] q (i < a.size(); real coefficients, as those of Ritz vectors of the real T) in
-  // one sweep over the local rows: two Lanczos vectors at a time, so the columns are read and written once per two
-  // steps. Collective (no communication).
-  PetscErrorCode Accumulate(PetscInt first, const std::vector<double> &a, Vec p, const std::vector<double> &b, Vec q);
+  // Columns first + i += sum_l c[i * vs.size() + l] vs[l] (real coefficients, as those of Ritz vectors of the real T)
+  // in one sweep over the local rows: several Lanczos vectors at a time, so the columns are read and written once per
+  // batch of steps. Collective (no communication).
+  PetscErrorCode Accumulate(PetscInt first, const std::vector<double> &c, const std::vector<Vec> &vs);
   // Column j as a Vec until RestoreColumn (at most two BV columns at a time: BVGetColumn's limit). Not collective.
   PetscErrorCode GetColumn(PetscInt j, Vec *x);
   PetscErrorCode RestoreColumn(PetscInt j, Vec *x);
@@ -95,6 +95,7 @@ struct PassSpec {
   std::string checkpoint;             // the first pass only (empty: none)
   std::string option_prefix = "-";    // of the options named in messages ("-" + the EPS's prefix)
   PetscInt checkpoint_every = 1000;
+  PetscInt ritz_batch = 4;            // the second pass: Lanczos vectors added to the eigenvectors per sweep
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
   Progress *progress = nullptr;                                    // progress lines of a long pass (may be null)
 };

@@ -88,12 +88,28 @@ PetscErrorCode CheckStep(Recurrence &r, const double *global) {
 // wander in the gaps and never converge).
 namespace {
 
+// The storage of a step's new w when v_{j-1} (r.vprev) is no longer needed by the recurrence: r.vprev's own, or a
+// spare while the window keeps r.vprev.
+PetscErrorCode TakeStorage(Recurrence &r, Vec *y) {
+  PetscFunctionBeginUser;
+  if (r.recycle_previous) {
+    *y = r.vprev;
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(!r.spare.empty(), r.comm, PETSC_ERR_PLIB, "Lanczos: no spare vector left to keep v_{j-1}");
+  r.kept.push_back(r.vprev);
+  *y = r.spare.back();
+  r.spare.pop_back();
+  PetscFunctionReturn(0);
+}
+
 // w = (H - centre) v - beta_j v_{j-1} and the local sums, by the operator's fused product or by the product and one
 // pass; local[0..2] = Re v^H w, w^H w, v^H v.
 PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
   PetscFunctionBeginUser;
-  if (r.pending) { // v_j formed in the sweep, in place in r.w; the new w over v_{j-1} or, kept, into r.vprev
-    Vec y = r.keep_previous ? r.vprev : r.v;
+  if (r.pending) { // v_j formed in the sweep, in place in r.w; the new w over v_{j-1} or, kept, into r.vprev's storage
+    Vec y = r.v;
+    if (r.keep_previous) PetscCall(TakeStorage(r, &y));
     PetscCall(r.lazy(r.H, r.v, r.w, r.pending_alpha, r.pending_scale, beta_j, r.centre, y, local));
     ++r.cnt.products;
     if (r.keep_previous) r.vprev = r.v;
@@ -164,7 +180,8 @@ PetscErrorCode OrthogonaliseWithNorm(Recurrence &r, double a, double *b) {
 PetscErrorCode FormNext(Recurrence &r, double a, double s) {
   PetscFunctionBeginUser;
   PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) { LanczosNextEntries(m, w, v, a, s); }));
-  Vec t = r.vprev;
+  Vec t;
+  PetscCall(TakeStorage(r, &t));
   r.vprev = r.v, r.v = r.w, r.w = t, ++r.newest;
   PetscFunctionReturn(0);
 }

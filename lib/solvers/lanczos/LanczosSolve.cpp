@@ -129,6 +129,7 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PetscCall(r.Create(H, opts.centre));
   spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every, spec.tol = opts.tol;
   spec.checkpoint = opts.checkpoint, spec.checkpoint_every = opts.checkpoint_every, spec.option_prefix = opts.option_prefix;
+  spec.ritz_batch = opts.ritz_batch;
   if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
   Progress progress("Lanczos first pass");
   spec.progress = &progress;

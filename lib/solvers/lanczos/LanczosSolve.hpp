@@ -5,8 +5,9 @@
 // First pass: the plain three-term recurrence (LanczosRecurrence) with exactly three vectors of matrix size and no
 // reorthogonalisation; every check_every steps the wanted eigenvalues of the tridiagonal T are examined
 // (TridiagonalAnalysis: Cullum-Willoughby ghosts removed, copies merged). Eigenvectors: a second pass repeats the
-// recurrence from the same start vector and accumulates only the wanted vectors (LanczosPasses). Memory:
-// 3 + (the states) vectors of matrix size, never O(n * steps).
+// recurrence from the same start vector and accumulates only the wanted vectors (LanczosPasses), ritz_batch Lanczos
+// vectors per sweep over them (the eigenvectors are read and written once per ritz_batch steps). Memory: 3 + (the
+// states) vectors of matrix size, + ritz_batch - 2 during a second pass, never O(n * steps).
 //
 // Multiplicity: a single-vector Lanczos sees each degenerate level once (its Krylov space holds one vector of each
 // eigenspace: the projection of the start vector).
@@ -38,6 +39,7 @@ struct LanczosOptions {
   bool vectors = true;              // false: eigenvalues only (no second pass, no restarted passes)
   std::string checkpoint;           // the first pass's checkpoint file (empty: none)
   PetscInt checkpoint_every = 1000; // steps between checkpoint writes
+  PetscInt ritz_batch = 4;          // the second pass: Lanczos vectors added to the eigenvectors per sweep over them
   PetscInt kramers_block = 0;       // rows per atom block when H is time-reversal symmetric with spin
   std::string option_prefix = "-";  // of the options named in messages ("-" + the EPS's prefix)
   double centre = 0;                // run on H - centre I (a spectrum far from centred on 0, the folded operator's)

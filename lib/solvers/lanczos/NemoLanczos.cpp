@@ -48,12 +48,14 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsBool("-eps_nemo_vectors", "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO", vectors, &vectors, nullptr));
   PetscCall(PetscOptionsString("-eps_nemo_checkpoint", "File: save the first pass there, and continue from it when it exists (none by default)", "EPSNEMO", ck, ck, sizeof ck, &ck_set));
   PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps between checkpoint writes", "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
+  PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch", "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each beyond 2 held as one more vector during that pass)", "EPSNEMO", o.ritz_batch, &o.ritz_batch, nullptr));
   PetscOptionsHeadEnd();
   PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
   PetscCheck(o.check_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_check_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.check_every);
   PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_seed must be >= 0, got %" PetscInt_FMT, p.c_str(), seed);
   PetscCheck(o.multiplicity_passes >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_multiplicity_passes must be >= 0, got %" PetscInt_FMT, p.c_str(), o.multiplicity_passes);
   PetscCheck(o.checkpoint_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.checkpoint_every);
+  PetscCheck(o.ritz_batch >= 1 && o.ritz_batch <= 64, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
   PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
   if (valence_set) ctx->valence = valence;
   o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck;
@@ -217,7 +219,7 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  NEMO 3-D-style Lanczos: 3 vectors + the states, no reorthogonalisation; check every %" PetscInt_FMT " steps, seed %llu\n", o.check_every, o.seed));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  NEMO 3-D-style Lanczos: 3 vectors + the states, no reorthogonalisation; check every %" PetscInt_FMT " steps, seed %llu; second pass: %" PetscInt_FMT " Lanczos vectors per sweep\n", o.check_every, o.seed, o.ritz_batch));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT "; eigenvectors %s%s%s\n",
                                    ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes, o.vectors ? "yes" : "no",
                                    o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
@@ -240,11 +242,12 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
   return 0;
 }
 
-// The recurrence's 3 vectors and the states; with restarted passes also their candidates and the new states, at most
-// about as many again (each level of the first pass may have a further direction, with its partner).
+// The recurrence's 3 vectors and the states; with vectors the second pass's window (ritz_batch - 2 more); with
+// restarted passes also their candidates and the new states, at most about as many again (each level of the first pass
+// may have a further direction, with its partner).
 PetscErrorCode EPSNemoEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
   const LanczosOptions &o = NemoCtx(eps)->opts;
-  *vectors = 3 + (o.vectors ? nev : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
+  *vectors = 3 + (o.vectors ? nev + std::max<PetscInt>(0, o.ritz_batch - 2) : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
   return 0;
 }
 

@@ -9,11 +9,13 @@
 //  - smallest real / largest real: the nev lowest / highest states;
 //  - an interval (-eps_interval a,b): every state in [a, b].
 // Defaults: -eps_tol 1e-10 (relative to the spectral scale of T), -eps_max_it 20000 (steps of the first pass).
-// -eps_ncv and -eps_mpd do not apply: the solver holds 3 vectors + the states, never a basis. The ST must be a plain
+// -eps_ncv and -eps_mpd do not apply: the solver holds 3 vectors + the states (+ -eps_nemo_ritz_batch - 2 during a
+// second pass), never a basis. The ST must be a plain
 // shift (the solver applies H itself). The operator's OperatorProperties give the Kramers block (time-reversal
 // symmetry with spin) and the canonical numbering that makes the start vector the same on any number of ranks.
 // Its own options (prefix as the EPS's): -eps_nemo_valence, -eps_nemo_check_every, -eps_nemo_seed,
-// -eps_nemo_multiplicity_passes, -eps_nemo_vectors, -eps_nemo_checkpoint FILE, -eps_nemo_checkpoint_every.
+// -eps_nemo_multiplicity_passes, -eps_nemo_vectors, -eps_nemo_checkpoint FILE, -eps_nemo_checkpoint_every,
+// -eps_nemo_ritz_batch.
 #include <slepceps.h>
 
 #include "solvers/lanczos/LanczosSolve.hpp"
