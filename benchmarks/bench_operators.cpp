@@ -164,7 +164,6 @@ PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::str
 PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r, Mat *H) {
   PetscMPIInt size;
   const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
-  const OperatorProperties *props;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   *H = nullptr;
@@ -183,8 +182,8 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H, false)); // the operator alone, no H 1 check
   double mb[2] = {(ProcStatusKb("VmRSS") - rss0) / 1024, (ProcStatusKb("VmHWM") - rss0) / 1024};
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCall(OperatorGetProperties(*H, &props));
-  r->rss_mb = mb[0], r->hwm_mb = mb[1], r->op_bytes = props->bytes;
+  r->rss_mb = mb[0], r->hwm_mb = mb[1];
+  PetscCall(OperatorTotalBytes(*H, &r->op_bytes));
   PetscCall(ProductFlops(v, *H, sys.structure, bs, norb, spins, &r->flops));
   PetscFunctionReturn(0);
 }

@@ -289,8 +289,10 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(MatNorm(H, NORM_FROBENIUS, &frobenius));
+  double op_bytes;
   PetscCall(OperatorGetProperties(H, &props));
-  std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(b.hopts).c_str(), props->bytes / 1048576.0);
+  PetscCall(OperatorTotalBytes(H, &op_bytes));
+  std::snprintf(op, sizeof op, "H %s, %.0f MB", HamiltonianDescription(b.hopts).c_str(), op_bytes / 1048576.0);
   const auto &c = sys.spec.cell;
   const std::string strain = StrainDescription(sys);
   std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT " rows, %s, %d rank%s", sys.structure.total(),

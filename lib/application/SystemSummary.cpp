@@ -18,6 +18,8 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
   PetscFunctionBeginUser;
   PetscCall(OperatorGetProperties(H, &op));
   PetscCheck(op, comm, PETSC_ERR_ARG_WRONG, "PrintSystemSummary: not an operator built by tbpeta");
+  double op_bytes;
+  PetscCall(OperatorTotalBytes(H, &op_bytes));
   PetscInt mins[2] = {s.owned, s.halo()}, maxs[2] = {s.owned, s.halo()};
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, mins, 2, MPIU_INT, MPI_MIN, comm));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, maxs, 2, MPIU_INT, MPI_MAX, comm));
@@ -43,9 +45,9 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
   if (op->has_entries) {
     const char *type = op->kind == "baij" ? "MATMPIBAIJ" : "MATMPIAIJ";
-    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", type, op->rows, op->nonzeros, op->bytes / (double)s.total()));
+    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", type, op->rows, op->nonzeros, op_bytes / (double)s.total()));
   } else
-    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", op->description.c_str(), op->rows, op->bytes / (double)s.total(), op->kind.c_str()));
+    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", op->description.c_str(), op->rows, op_bytes / (double)s.total(), op->kind.c_str()));
   const auto &g = sys.partition.grid();
   PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
                         g[2], partitionName(sys.spec.partition.kind), mins[0], maxs[0], mins[1], maxs[1]));

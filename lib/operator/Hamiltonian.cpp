@@ -109,15 +109,14 @@ PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBi
   if (op_bytes == 0) { // a PETSc matrix: what it stores
     MatInfo mi;
     PetscBool blocked;
-    PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &mi));
+    PetscInt local_rows;
+    PetscCall(MatGetInfo(H, MAT_LOCAL, &mi));
+    PetscCall(MatGetLocalSize(H, &local_rows, nullptr));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &blocked, MATMPIBAIJ, MATSEQBAIJ, ""));
     const double bs = model.blockSize(), index_bytes = blocked ? sizeof(PetscInt) / (bs * bs) : sizeof(PetscInt); // one column index per block
-    p.nonzeros = mi.nz_used;
-    p.bytes = mi.nz_used * (sizeof(PetscScalar) + index_bytes) + (double)p.rows * sizeof(PetscInt);
-  } else {
-    p.bytes = op_bytes;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &p.bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
-  }
+    p.bytes = mi.nz_used * (sizeof(PetscScalar) + index_bytes) + (double)local_rows * sizeof(PetscInt);
+    PetscCallMPI(MPI_Allreduce(&mi.nz_used, &p.nonzeros, 1, MPI_DOUBLE, MPI_SUM, comm));
+  } else p.bytes = op_bytes; // this rank's: summed only when asked (OperatorTotalBytes), so the build reduces nothing
   PetscCall(OperatorSetProperties(H, std::move(p), true));
   PetscFunctionReturn(0);
 }

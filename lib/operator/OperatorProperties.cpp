@@ -102,6 +102,15 @@ PetscErrorCode OperatorGetProperties(Mat A, const OperatorProperties **propertie
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode OperatorTotalBytes(Mat A, double *bytes) {
+  const OperatorProperties *p;
+  PetscFunctionBeginUser;
+  PetscCall(OperatorGetProperties(A, &p));
+  const double mine = p ? p->bytes : 0;
+  PetscCallMPI(MPI_Allreduce(&mine, bytes, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)A)));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode OperatorHasEntries(Mat A, bool *has_entries) {
   const OperatorProperties *p = nullptr;
   PetscBool rows;

@@ -22,7 +22,7 @@ struct OperatorProperties {
   CanonicalRuns canonical_atoms;         // canonical index of each owned atom; empty: rows numbered globally
   PetscInt rows = 0;                     // global
   double nonzeros = 0;                   // stored entries, summed over the ranks (0: none stored entry by entry)
-  double bytes = 0;                      // the operator's own memory, summed over the ranks
+  double bytes = 0;                      // the operator's own memory on this rank (OperatorTotalBytes: all ranks')
 
   // f(i, canonical row of local row i) for every local row i in [0, n), in order (rstart: this rank's first global row).
   template <class F>
@@ -52,6 +52,8 @@ void ForEachCanonicalRow(const OperatorProperties *p, PetscInt n, PetscInt rstar
 PetscErrorCode OperatorSetProperties(Mat A, OperatorProperties properties, bool count_products);
 // The properties of A, or nullptr when A carries none. Not collective.
 PetscErrorCode OperatorGetProperties(Mat A, const OperatorProperties **properties);
+// The operator's own memory summed over the ranks (0 for a Mat without properties). Collective.
+PetscErrorCode OperatorTotalBytes(Mat A, double *bytes);
 // Whether A's entries can be factored or densified: its properties say so, or for a Mat without properties, PETSc can
 // give its rows. Not collective.
 PetscErrorCode OperatorHasEntries(Mat A, bool *has_entries);
