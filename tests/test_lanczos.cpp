@@ -504,6 +504,31 @@ TEST(Lanczos, SecondPassBatchesGiveTheSameVectors) {
   PetscOptionsClear(nullptr);
 }
 
+// A solve stopped by an error (an interrupt, a NaN) returns before it destroys its recurrence: the recurrence's
+// destructor frees its three vectors and the second pass's window, wherever the steps had rotated them.
+TEST(Lanczos, RecurrenceFreesItsVectorsWhenDropped) {
+  TBPETA_ASSERT_RANKS();
+  Mat A;
+  ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, -0.5, 0.5, 1, 2, 3}, &A), 0);
+  Tracking on;
+  if (!AllocationTrackerActive()) GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
+  {
+    tbpeta::lanczos::Recurrence first; // one-time allocations of PETSc's first vectors are not the recurrence's
+    ASSERT_EQ(first.Create(A, 0), 0);
+  }
+  const size_t before = AllocationCurrentBytes();
+  {
+    tbpeta::lanczos::Recurrence r;
+    ASSERT_EQ(r.Create(A, 0), 0);
+    r.spare.assign(2, nullptr);
+    for (Vec &x : r.spare) ASSERT_EQ(VecDuplicate(r.v, &x), 0);
+    r.kept.push_back(r.spare.back()), r.spare.pop_back(); // as a step leaves them: one kept, one spare
+    EXPECT_GT(AllocationCurrentBytes(), before);
+  }
+  EXPECT_EQ(AllocationCurrentBytes(), before);
+  MatDestroy(&A);
+}
+
 TEST(Lanczos, StepCapReportsUnconvergedValues) {
   TBPETA_ASSERT_RANKS();
   DotRun run;

@@ -356,7 +356,8 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscFunctionReturn(0);
   };
   // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two). The steps
-  // rotate them with the recurrence's own, so the pass frees whichever are spare at its end.
+  // rotate them with the recurrence's own, so the pass frees whichever are spare at its end (r.Destroy, after an
+  // error).
   r.spare.assign((size_t)std::max<PetscInt>(0, batch - 2), nullptr), r.kept.clear();
   for (Vec &x : r.spare) PetscCall(VecDuplicate(r.v, &x));
   r.keep_previous = true;

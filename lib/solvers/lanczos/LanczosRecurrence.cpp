@@ -28,6 +28,9 @@ PetscErrorCode Recurrence::Destroy() {
   PetscCall(VecDestroy(&v));
   PetscCall(VecDestroy(&vprev));
   PetscCall(VecDestroy(&w));
+  for (std::vector<Vec> *list : {&spare, &kept})
+    for (Vec &x : *list) PetscCall(VecDestroy(&x));
+  spare.clear(), kept.clear();
   PetscFunctionReturn(0);
 }
 

@@ -39,8 +39,13 @@ struct Recurrence {
   PetscInt newest = 0;                           // r.v holds v_newest (r.vprev v_{newest-1}, when kept)
   Counters cnt;
 
+  Recurrence() = default;
+  Recurrence(const Recurrence &) = delete;
+  Recurrence &operator=(const Recurrence &) = delete;
+  ~Recurrence() { (void)Destroy(); } // a solve that stopped on an error leaves nothing behind
+
   PetscErrorCode Create(Mat A, double shift); // the three vectors
-  PetscErrorCode Destroy();
+  PetscErrorCode Destroy();                   // the three vectors and the window's
 };
 
 // r.v = the normalised start vector: a hash of (seed, canonical row) per entry, complex, so the same on any number of
