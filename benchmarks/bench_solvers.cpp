@@ -127,7 +127,7 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   for (const ComparisonRow &r : rows)
     if (&r != lz && !r.skipped && r.vectors_held > 0 && (!fewest || r.vectors_held < fewest->vectors_held)) fewest = &r;
   const bool memory_met = lz->vectors_held > 0 && (!fewest || lz->vectors_held <= fewest->vectors_held);
-  PetscCall(PetscPrintf(comm, "  the Lanczos needs the least memory: %" PetscInt_FMT " vectors held (for 3 + %" PetscInt_FMT " wanted), %.1f MB during the solve; fewest of the others: %s, %" PetscInt_FMT
+  PetscCall(PetscPrintf(comm, "  the Lanczos needs the least memory: %" PetscInt_FMT " vectors held (3 + %" PetscInt_FMT " wanted + the second pass's window), %.1f MB during the solve; fewest of the others: %s, %" PetscInt_FMT
                               " vectors, %.1f MB -> %s\n",
                         lz->vectors_held, lz->states, lz->solver_mb, fewest ? fewest->solver.c_str() : "-", fewest ? fewest->vectors_held : 0, fewest ? fewest->solver_mb : 0.0,
                         memory_met ? "met" : "NOT met"));
