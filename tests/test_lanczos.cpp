@@ -520,8 +520,7 @@ TEST(Lanczos, RecurrenceFreesItsVectorsWhenDropped) {
   {
     tbpeta::lanczos::Recurrence r;
     ASSERT_EQ(r.Create(A, 0), 0);
-    r.spare.assign(2, nullptr);
-    for (Vec &x : r.spare) ASSERT_EQ(VecDuplicate(r.v, &x), 0);
+    ASSERT_EQ(r.OpenWindow(2), 0);
     r.kept.push_back(r.spare.back()), r.spare.pop_back(); // as a step leaves them: one kept, one spare
     EXPECT_GT(AllocationCurrentBytes(), before);
   }

@@ -94,8 +94,8 @@ PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const T
   SETERRQ(comm, PETSC_ERR_FP, "H is not finite at %s: an entry is NaN or Inf, or so large that a row's sum overflows; check the parameters of that material", where);
 }
 
-// What the Mat carries: its kind, entries, numbering and size (nonzeros and bytes summed over the ranks).
-PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const OperatorKind &kind, const HamiltonianOptions &opts,
+// What the Mat carries: its kind, entries, numbering and size (nonzeros summed over the ranks, bytes this rank's).
+PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const OperatorKind &kind, const HamiltonianOptions &opts,
                                 double op_bytes, Mat H) {
   OperatorProperties p;
   PetscFunctionBeginUser;
@@ -107,15 +107,16 @@ PetscErrorCode DescribeOperator(MPI_Comm comm, const Structure &s, const TightBi
   p.canonical_atoms = s.canonicalRuns();
   PetscCall(MatGetSize(H, &p.rows, nullptr));
   if (op_bytes == 0) { // a PETSc matrix: what it stores
-    MatInfo mi;
+    MatInfo mi, all;
     PetscBool blocked;
     PetscInt local_rows;
     PetscCall(MatGetInfo(H, MAT_LOCAL, &mi));
+    PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &all));
     PetscCall(MatGetLocalSize(H, &local_rows, nullptr));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &blocked, MATMPIBAIJ, MATSEQBAIJ, ""));
     const double bs = model.blockSize(), index_bytes = blocked ? sizeof(PetscInt) / (bs * bs) : sizeof(PetscInt); // one column index per block
     p.bytes = mi.nz_used * (sizeof(PetscScalar) + index_bytes) + (double)local_rows * sizeof(PetscInt);
-    PetscCallMPI(MPI_Allreduce(&mi.nz_used, &p.nonzeros, 1, MPI_DOUBLE, MPI_SUM, comm));
+    p.nonzeros = all.nz_used;
   } else p.bytes = op_bytes; // this rank's: summed only when asked (OperatorTotalBytes), so the build reduces nothing
   PetscCall(OperatorSetProperties(H, std::move(p), true));
   PetscFunctionReturn(0);
@@ -134,7 +135,7 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   const OperatorKind *kind;
   PetscCall(KindOf(comm, opts, &kind));
   PetscCall(kind->create(comm, s, model, k, opts, H, &op_bytes));
-  PetscCall(DescribeOperator(comm, s, model, k, *kind, opts, op_bytes, *H));
+  PetscCall(DescribeOperator(s, model, k, *kind, opts, op_bytes, *H));
   PetscCall(PetscLogEventEnd(ev->assembly, 0, 0, 0, 0));
   if (!check_finite) PetscFunctionReturn(0);
   PetscErrorCode finite = CheckHamiltonianFinite(comm, s, model, *H, model.blockSize());

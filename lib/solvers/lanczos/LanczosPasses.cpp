@@ -351,15 +351,12 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscCall(store->Accumulate(*first, c, vs));
     PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
     next = r.newest + 1;
-    r.spare.insert(r.spare.end(), r.kept.begin(), r.kept.end());
-    r.kept.clear();
+    r.ReleaseKept();
     PetscFunctionReturn(0);
   };
-  // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two). The steps
-  // rotate them with the recurrence's own, so the pass frees whichever are spare at its end (r.Destroy, after an
-  // error).
-  r.spare.assign((size_t)std::max<PetscInt>(0, batch - 2), nullptr), r.kept.clear();
-  for (Vec &x : r.spare) PetscCall(VecDuplicate(r.v, &x));
+  // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two); closed at
+  // the end of the pass (by r.Destroy after an error).
+  PetscCall(r.OpenWindow(std::max<PetscInt>(0, batch - 2)));
   r.keep_previous = true;
   const double started = spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
   for (int j = 0; r.newest < M - 1; ++j) {
@@ -378,9 +375,8 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   r.recycle_previous = r.newest - 1 < next;
   PetscCall(Materialise(r));
   PetscCall(add(true));
-  r.spare.insert(r.spare.end(), r.kept.begin(), r.kept.end());
-  for (Vec &x : r.spare) PetscCall(VecDestroy(&x));
-  r.keep_previous = false, r.recycle_previous = true, r.spare.clear(), r.kept.clear();
+  PetscCall(r.CloseWindow());
+  r.keep_previous = false;
   *steps = M;
   PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
   for (PetscInt i = 0; i < n; ++i) {

@@ -28,9 +28,28 @@ PetscErrorCode Recurrence::Destroy() {
   PetscCall(VecDestroy(&v));
   PetscCall(VecDestroy(&vprev));
   PetscCall(VecDestroy(&w));
-  for (std::vector<Vec> *list : {&spare, &kept})
-    for (Vec &x : *list) PetscCall(VecDestroy(&x));
-  spare.clear(), kept.clear();
+  PetscCall(CloseWindow());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode Recurrence::OpenWindow(PetscInt n) {
+  PetscFunctionBeginUser;
+  PetscCall(CloseWindow());
+  spare.assign((size_t)n, nullptr);
+  for (Vec &x : spare) PetscCall(VecDuplicate(v, &x));
+  PetscFunctionReturn(0);
+}
+
+void Recurrence::ReleaseKept() {
+  spare.insert(spare.end(), kept.begin(), kept.end());
+  kept.clear();
+}
+
+PetscErrorCode Recurrence::CloseWindow() {
+  PetscFunctionBeginUser;
+  ReleaseKept();
+  for (Vec &x : spare) PetscCall(VecDestroy(&x));
+  spare.clear(), recycle_previous = true;
   PetscFunctionReturn(0);
 }
 

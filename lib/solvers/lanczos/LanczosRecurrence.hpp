@@ -31,7 +31,7 @@ struct Recurrence {
   bool keep_previous = false;                    // lazy steps keep v_{j-1} in r.vprev (else its storage takes w)
   // A window of older vectors (the second pass adds several Lanczos vectors to the eigenvectors in one sweep): while
   // `spare` holds a Vec and recycle_previous is false, a step takes its new w from `spare` and moves r.vprev to the
-  // end of `kept` (oldest first) instead of overwriting it. The caller owns both lists' Vecs.
+  // end of `kept` (oldest first) instead of overwriting it.
   std::vector<Vec> spare, kept;
   bool recycle_previous = true;
   bool pending = false;                          // r.v = v_j, r.w = w of step j: v_{j+1} is not formed yet
@@ -46,6 +46,9 @@ struct Recurrence {
 
   PetscErrorCode Create(Mat A, double shift); // the three vectors
   PetscErrorCode Destroy();                   // the three vectors and the window's
+  PetscErrorCode OpenWindow(PetscInt n);      // n spare vectors
+  void ReleaseKept();                         // the kept vectors are spare again (their contents are used)
+  PetscErrorCode CloseWindow();               // frees the window's vectors, wherever the steps rotated them
 };
 
 // r.v = the normalised start vector: a hash of (seed, canonical row) per entry, complex, so the same on any number of
