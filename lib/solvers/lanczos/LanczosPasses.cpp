@@ -351,18 +351,17 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscCall(store->Accumulate(*first, c, vs));
     PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
     next = r.newest + 1;
-    r.ReleaseKept();
+    r.ReleaseKept(), r.keep_from = next;
     PetscFunctionReturn(0);
   };
   // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two); closed at
   // the end of the pass (by r.Destroy after an error).
-  PetscCall(r.OpenWindow(std::max<PetscInt>(0, batch - 2)));
-  r.keep_previous = true;
+  PetscCall(r.OpenWindow(SecondPassWindow(batch)));
+  r.keep_previous = true, r.keep_from = next; // v_{j-1} not added yet is kept
   const double started = spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
   for (int j = 0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
       PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
-    r.recycle_previous = r.newest - 1 < next; // v_{newest-1}, already added (or none), may take the new w
     if (r.pending && r.newest + 1 == M - 1) PetscCall(Materialise(r)); // v_{M-1} is the last vector needed
     else {
       double a, b;
@@ -372,7 +371,6 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     }
     PetscCall(add(false));
   }
-  r.recycle_previous = r.newest - 1 < next;
   PetscCall(Materialise(r));
   PetscCall(add(true));
   PetscCall(r.CloseWindow());

@@ -84,6 +84,10 @@ struct Record {
   int step; // first check at which the value had converged
 };
 
+// The vectors a second pass holds beyond the recurrence's three to add `ritz_batch` Lanczos vectors per sweep: the
+// batch's last two are the recurrence's v and v_{j-1}.
+inline PetscInt SecondPassWindow(PetscInt ritz_batch) { return ritz_batch > 2 ? ritz_batch - 2 : 0; }
+
 // One pass: its start vector (seeded, orthogonal to the states of `deflate`), what it wants and how long it runs.
 struct PassSpec {
   unsigned long long seed = 1;
@@ -95,7 +99,7 @@ struct PassSpec {
   std::string checkpoint;             // the first pass only (empty: none)
   std::string option_prefix = "-";    // of the options named in messages ("-" + the EPS's prefix)
   PetscInt checkpoint_every = 1000;
-  PetscInt ritz_batch = 4;            // the second pass: Lanczos vectors added to the eigenvectors per sweep
+  PetscInt ritz_batch = 4;            // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
   Progress *progress = nullptr;                                    // progress lines of a long pass (may be null)
 };

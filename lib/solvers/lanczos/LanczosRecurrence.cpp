@@ -49,7 +49,7 @@ PetscErrorCode Recurrence::CloseWindow() {
   PetscFunctionBeginUser;
   ReleaseKept();
   for (Vec &x : spare) PetscCall(VecDestroy(&x));
-  spare.clear(), recycle_previous = true;
+  spare.clear(), keep_from = PETSC_MAX_INT;
   PetscFunctionReturn(0);
 }
 
@@ -111,10 +111,10 @@ PetscErrorCode CheckStep(Recurrence &r, const double *global) {
 namespace {
 
 // The storage of a step's new w when v_{j-1} (r.vprev) is no longer needed by the recurrence: r.vprev's own, or a
-// spare while the window keeps r.vprev.
+// spare while the window keeps r.vprev (v_{j-1} is v_keep_from or newer).
 PetscErrorCode TakeStorage(Recurrence &r, Vec *y) {
   PetscFunctionBeginUser;
-  if (r.recycle_previous) {
+  if (r.newest - 1 < r.keep_from) {
     *y = r.vprev;
     PetscFunctionReturn(0);
   }

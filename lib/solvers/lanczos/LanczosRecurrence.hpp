@@ -29,11 +29,11 @@ struct Recurrence {
   FusedLanczosProduct fused = nullptr;           // H's product fused with the step's first pass (null: the plain path)
   LazyLanczosProduct lazy = nullptr;             // H's product fused with the previous step's last pass (null: none)
   bool keep_previous = false;                    // lazy steps keep v_{j-1} in r.vprev (else its storage takes w)
-  // A window of older vectors (the second pass adds several Lanczos vectors to the eigenvectors in one sweep): while
-  // `spare` holds a Vec and recycle_previous is false, a step takes its new w from `spare` and moves r.vprev to the
-  // end of `kept` (oldest first) instead of overwriting it.
+  // A window of older vectors (the second pass adds several Lanczos vectors to the eigenvectors in one sweep): a step
+  // whose v_{j-1} is v_keep_from or newer takes its new w from `spare` and moves r.vprev to the end of `kept` (oldest
+  // first) instead of overwriting it. Without a window keep_from lies beyond every step.
   std::vector<Vec> spare, kept;
-  bool recycle_previous = true;
+  PetscInt keep_from = PETSC_MAX_INT;
   bool pending = false;                          // r.v = v_j, r.w = w of step j: v_{j+1} is not formed yet
   double pending_alpha = 0, pending_scale = 1;   // v_{j+1} = (w - pending_alpha v) pending_scale
   PetscInt newest = 0;                           // r.v holds v_newest (r.vprev v_{newest-1}, when kept)

@@ -247,7 +247,7 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
 // may have a further direction, with its partner).
 PetscErrorCode EPSNemoEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
   const LanczosOptions &o = NemoCtx(eps)->opts;
-  *vectors = 3 + (o.vectors ? nev + std::max<PetscInt>(0, o.ritz_batch - 2) : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
+  *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
   return 0;
 }
 
