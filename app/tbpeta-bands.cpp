@@ -18,7 +18,8 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 #include <vector>
 
 #include "bulk/BandStructure.hpp"
-#include "bulk/StrainedBulk.hpp"
+#include "bulk/DeformationPotentials.hpp"
+#include "strain/StrainTensor.hpp"
 #include "model/StrainSpec.hpp"
 #include "support/OptionLists.hpp"
 #include "application/ApplicationMain.hpp"

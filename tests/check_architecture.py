@@ -3,7 +3,9 @@
 
 1. Layers run one way. Every file of lib/ lives in a layer folder; a file may include headers of its own layer and
    of the layers below it, never of a layer above (the order is LAYERS below, bottom first).
-2. No circle: the include graph between the files of lib/ has no cycle.
+2. No circle: the include graph between the files of lib/ has no cycle, and neither has the graph between its
+   modules (a header and its source: A -> B when A.hpp or A.cpp includes B.hpp), so that no two concepts call each
+   other.
 3. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
    block right above it has a line starting with "Long:" that says why.
 
@@ -66,6 +68,31 @@ def check_layers(root, problems):
         colour[node] = 2
 
     for node in sorted(graph):
+        if colour.get(node) is None:
+            visit(node)
+    check_module_cycles(graph, problems)
+
+
+def check_module_cycles(graph, problems):
+    modules = {}
+    for rel, targets in graph.items():
+        mod = os.path.splitext(rel)[0]
+        deps = modules.setdefault(mod, set())
+        deps.update(os.path.splitext(t)[0] for t in targets if os.path.splitext(t)[0] != mod)
+    colour, stack = {}, []
+
+    def visit(node):
+        colour[node] = 1
+        stack.append(node)
+        for nxt in sorted(modules.get(node, ())):
+            if colour.get(nxt) == 1:
+                problems.append("module cycle (header and source together): " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif colour.get(nxt) is None and nxt in modules:
+                visit(nxt)
+        stack.pop()
+        colour[node] = 2
+
+    for node in sorted(modules):
         if colour.get(node) is None:
             visit(node)
 

@@ -1,9 +1,15 @@
 // The tbpeta executable as a user runs it: a run that solves and writes HDF5, the same eigenvalues on 1 and 2
 // ranks, and every bad input answered with one line on stderr naming the option or file, a non-zero exit, no core
 // dump and no output file.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +54,65 @@ fs::path Scratch() {
   static ScratchDirectory scratch;
   return scratch.dir;
 }
+
+
+// A run in the background, for the tests that signal it: its stdout and stderr in files, no core dump. The tests wait
+// for a line of its output before they act, never for a fixed time: a loaded machine may take minutes to start MPI.
+class BackgroundRun {
+public:
+  // `command`: the whole command line (env assignments, mpiexec, the executable and its arguments).
+  BackgroundRun(const std::string &command, const fs::path &out, const fs::path &err) : out_(out), err_(err) {
+    std::ofstream(out_).flush(), std::ofstream(err_).flush(); // empty before the run starts: no earlier run's lines
+    pid_ = fork();
+    if (pid_ == 0) {
+      const struct rlimit none = {0, 0};
+      setrlimit(RLIMIT_CORE, &none);
+      const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(o, 1), dup2(e, 2);
+      execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), (char *)nullptr);
+      _exit(127);
+    }
+  }
+  ~BackgroundRun() {
+    if (pid_ > 0 && !done_) kill(pid_, SIGKILL), waitpid(pid_, &status_, 0);
+  }
+  // Waits until `text` is in its stdout (true), or it has ended or `seconds` passed (false).
+  bool WaitForOutput(const std::string &text, double seconds = 900) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+      if (Slurp(out_).find(text) != std::string::npos) return true;
+      if (waitpid(pid_, &status_, WNOHANG) == pid_) return done_ = true, Slurp(out_).find(text) != std::string::npos;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+  // The launched process (tbpeta itself, or mpiexec, which forwards SIGINT and SIGTERM to the ranks).
+  void Signal(int sig) const { kill(pid_, sig); }
+  // One rank under mpiexec: a child of it named tbpeta (false when there is none).
+  bool SignalRank(int sig) const {
+    for (const auto &d : fs::directory_iterator("/proc")) {
+      std::ifstream stat(d.path() / "stat");
+      std::string pid, comm, state;
+      long ppid = 0;
+      if (!(stat >> pid >> comm >> state >> ppid) || ppid != pid_ || comm != "(tbpeta)") continue;
+      return kill(std::stol(pid), sig) == 0;
+    }
+    return false;
+  }
+  // The exit status (as waitpid gives it).
+  int Wait() {
+    if (!done_) waitpid(pid_, &status_, 0), done_ = true;
+    return status_;
+  }
+  std::string out() const { return Slurp(out_); }
+  std::string err() const { return Slurp(err_); }
+
+private:
+  fs::path out_, err_;
+  pid_t pid_ = -1;
+  int status_ = 0;
+  bool done_ = false;
+};
 
 RunResult RunExecutable(const std::string &name, int ranks, const std::string &args) {
   const char *bin = std::getenv("TBPETA_BIN");
@@ -408,28 +473,28 @@ TEST(App, IncompleteRunKeepsWhatConverged) {
 }
 
 // SIGTERM (a batch system's time limit, Ctrl-C through mpiexec) during a solve: one line naming what was interrupted,
-// the shell's exit code 128 + 15, and no output file or temporary left behind.
+// the shell's exit code 128 + 15, and no output file or temporary left behind. The signal is sent once the run has
+// said it is in its first Lanczos pass (a progress line), however long the machine took to get there.
 TEST(App, InterruptedRunLeavesNoFile) {
   TBPETA_ASSERT_RANKS();
   const char *bin = std::getenv("TBPETA_BIN");
   const fs::path h5 = Scratch() / "interrupted.h5", out = Scratch() / "int_out.txt", err = Scratch() / "int_err.txt";
   fs::remove(h5);
-  // A Lanczos that runs for minutes (many states, far more steps than it gets), interrupted after its start-up.
-  const std::string args = " -cells 8,8,8 -periodic 0,0,0 -params nemo3d -hamiltonian shell -eps_nev 120 -eps_max_it 1000000 -output " +
-                           h5.string();
+  // A Lanczos that runs for minutes (many states, far more steps than it gets), interrupted in its first pass.
+  const std::string args = " -cells 8,8,8 -periodic 0,0,0 -params nemo3d -hamiltonian shell -eps_nev 120 -eps_max_it 1000000 -progress 0.05 -output " + h5.string();
   const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
   for (const std::string launcher : {std::string(""), std::string("mpiexec --oversubscribe -q -n 2 ")}) {
     SCOPED_TRACE(launcher.empty() ? "1 rank, no mpiexec" : launcher);
     // (mpiexec forwards SIGTERM and gives the ranks a second to end cleanly before its SIGKILL)
-    const std::string cmd = tbpeta::test::CleanMpiEnvironment() + " OMPI_MCA_odls_base_sigkill_timeout=1 timeout --foreground --preserve-status -s TERM 5 " + launcher + exe + args + " >" +
-                            out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    const std::string so = Slurp(out), se = Slurp(err);
-    ASSERT_NE(so.find("memory estimate"), std::string::npos) << so << se; // it had started
-    EXPECT_EQ(so.find("converged of"), std::string::npos) << so;          // and not finished
-    EXPECT_TRUE(WIFEXITED(status)) << status;
-    EXPECT_NE(WEXITSTATUS(status), 0);
-    if (launcher.empty()) EXPECT_EQ(WEXITSTATUS(status), 128 + 15);
+    BackgroundRun run(tbpeta::test::CleanMpiEnvironment() + " OMPI_MCA_odls_base_sigkill_timeout=1 " + launcher + exe + args, out, err);
+    ASSERT_TRUE(run.WaitForOutput("Lanczos first pass: ")) << run.out() << run.err();
+    run.Signal(SIGTERM);
+    const int status = run.Wait();
+    const std::string so = run.out(), se = run.err();
+    EXPECT_EQ(so.find("converged of"), std::string::npos) << so; // not finished
+    // tbpeta exits 128 + 15; mpiexec, after forwarding the signal, may take it itself
+    if (launcher.empty()) EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + 15) << status;
+    else EXPECT_TRUE((WIFEXITED(status) && WEXITSTATUS(status) != 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)) << status;
     // Seen by the recurrence (at a step) or by the solver's monitor (at a convergence check), whichever comes first.
     EXPECT_EQ(se.rfind("tbpeta: error: interrupted by SIGTERM during the ", 0), 0u) << se << so;
     EXPECT_TRUE(se.find("the Lanczos recurrence (product ") != std::string::npos || se.find("the eigen-solve (iteration ") != std::string::npos) << se;
@@ -440,4 +505,60 @@ TEST(App, InterruptedRunLeavesNoFile) {
     EXPECT_FALSE(fs::exists(h5));
     for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
   }
+}
+
+// A crash inside the solver (a SIGSEGV, here sent to a rank during the Lanczos's restarted pass) ends the run with
+// tbpeta's one line naming the phase, instead of PETSc's dump; the exit is the signal's, no output or temporary file
+// is left, and the checkpoint keeps what the passes had finished: the same command then continues from it, without
+// repeating those passes, to the uninterrupted run's states.
+TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
+  TBPETA_ASSERT_RANKS();
+  const char *bin = std::getenv("TBPETA_BIN");
+  const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
+  const fs::path h5 = Scratch() / "crashed.h5", ck = Scratch() / "crashed.ck", out = Scratch() / "crash_out.txt", err = Scratch() / "crash_err.txt";
+  const std::string args = " -options_file " + std::string(TBPETA_TEST_SOURCE_DIR) + "/options/quickstart.opts -cells 3,3,3 -dot_radius 0.6 -progress 0.01";
+  const auto states = [](const std::string &so) { // the table of states: "  <i>  <E>  <residual>" lines
+    std::istringstream in(so);
+    std::string rows;
+    int i;
+    double e, r;
+    for (std::string line; std::getline(in, line);)
+      if (std::sscanf(line.c_str(), " %d %lf %lf", &i, &e, &r) == 3) rows += line + "\n";
+    return rows;
+  };
+  for (int ranks : {1, 2}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const RunResult whole = RunTbpeta(ranks, args);
+    ASSERT_EQ(whole.exit_code, 0) << whole.err;
+    ASSERT_NE(whole.out.find("lanczos multiplicity pass 1: "), std::string::npos) << whole.out; // it has a restarted pass
+    fs::remove(ck);
+    const std::string launcher = ranks == 1 ? "" : "mpiexec --oversubscribe -q -n 2 ";
+    const std::string run_args = args + " -eps_nemo_checkpoint " + ck.string() + " -output " + h5.string();
+    BackgroundRun run(tbpeta::test::CleanMpiEnvironment() + " " + launcher + exe + run_args, out, err);
+    ASSERT_TRUE(run.WaitForOutput("lanczos multiplicity pass 1: ")) << run.out() << run.err();
+    if (ranks == 1) run.Signal(SIGSEGV);
+    else ASSERT_TRUE(run.SignalRank(SIGSEGV)) << run.out() << run.err();
+    const int status = run.Wait();
+    const std::string se = run.err();
+    if (ranks == 1) EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << status; // 139 in a shell
+    else EXPECT_TRUE(WIFSIGNALED(status) || WEXITSTATUS(status) != 0) << status;
+    const std::string line = ranks == 1 ? "tbpeta: error: crashed (SIGSEGV, invalid memory access) during the solve (-eps_type nemo): lanczos multiplicity pass 1; no output written; "
+                                        : "] crashed (SIGSEGV, invalid memory access) during the solve (-eps_type nemo): lanczos multiplicity pass 1; no output written; ";
+    EXPECT_NE(se.find(line + "the checkpoint " + ck.string() + " holds the states of the passes finished"), std::string::npos) << se;
+    EXPECT_EQ(se.find("PETSC ERROR"), std::string::npos) << se;
+    EXPECT_EQ(Lines(se) - Lines(Without(se, "crashed (")), 1) << se; // one rank crashed: one line
+    if (ranks == 1) EXPECT_EQ(Lines(se), 1) << se;
+    EXPECT_FALSE(fs::exists(h5));
+    for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
+    // Continued: the second pass is not repeated, and the states are the uninterrupted run's.
+    const RunResult rest = RunTbpeta(ranks, run_args);
+    ASSERT_EQ(rest.exit_code, 0) << rest.err;
+    EXPECT_NE(rest.out.find("with the states of its later passes"), std::string::npos) << rest.out;
+    EXPECT_EQ(rest.out.find("Lanczos eigenvectors (second pass)"), std::string::npos) << rest.out;
+    EXPECT_TRUE(fs::exists(h5));
+    EXPECT_FALSE(states(whole.out).empty()) << whole.out;
+    EXPECT_EQ(states(rest.out), states(whole.out)) << rest.out;
+    fs::remove(h5);
+  }
+  fs::remove(ck);
 }

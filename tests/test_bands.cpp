@@ -17,7 +17,7 @@
 #include "bulk_check_values.hpp"
 #include "system_fixture.hpp"
 #include "bulk/BandStructure.hpp"
-#include "bulk/StrainedBulk.hpp"
+#include "bulk/DeformationPotentials.hpp"
 #include "test_support.hpp"
 
 

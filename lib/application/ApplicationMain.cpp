@@ -9,6 +9,7 @@
 #include "application/OptionsFiles.hpp"
 #include "application/RenamedOptions.hpp"
 #include "solvers/RegisterSolvers.hpp"
+#include "support/CrashReport.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/InterruptSignal.hpp"
 #include "support/LargeArrays.hpp"
@@ -54,6 +55,7 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
   PetscFunctionBeginUser;
   PetscCall(PushOneLineErrorHandler(program));
   InstallInterruptHandlers();
+  PetscCall(InstallCrashHandlers(program));
   PetscCall(RegisterEigenSolvers());
   PetscCall(RefuseRenamedOptions(PETSC_COMM_WORLD));
   PetscCall(ProgressFromOptions(PETSC_COMM_WORLD));

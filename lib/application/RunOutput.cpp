@@ -8,6 +8,7 @@
 #include "solvers/EigenSolve.hpp"
 #include "support/LogEvents.hpp"
 #include "support/Progress.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta {
 
@@ -113,6 +114,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
   StatesForOutput out;
   out.eigenvalues = states.values, out.residuals = states.residuals, out.block_size = sys.model.blockSize(), out.write_vectors = opts.write_vectors;
   Progress progress("output");
+  CrashPhase phase("writing " + opts.path);
   if (eps && states.vectors)
     out.vector = [&](size_t k, Vec x) -> PetscErrorCode {
       PetscFunctionBeginUser;

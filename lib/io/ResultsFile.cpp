@@ -23,6 +23,7 @@
 #include "support/CollectiveError.hpp"
 #include "support/InterruptSignal.hpp"
 #include "support/PetscHandle.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta {
 namespace {
@@ -431,6 +432,7 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const States
   PetscCall(BcastString(comm, tmp));
   const std::string tmp_xmf = XdmfPath(path) + tmp;
   tmp = path + tmp;
+  RemovedOnCrash guard_h5(tmp), guard_xmf(tmp_xmf);
   PetscErrorCode write_error = WriteFile(comm, tmp, d, states, atoms.canonical_index, &attempted);
   if (!write_error) {
     std::pair<PetscErrorCode, std::string> finish{0, ""};

@@ -1,4 +1,5 @@
 #include "model/TightBindingSystem.hpp"
+#include "support/CrashReport.hpp"
 
 #include <cmath>
 
@@ -66,6 +67,7 @@ PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, T
 }
 
 PetscErrorCode BuildStructure(MPI_Comm comm, TightBindingSystem *sys) {
+  CrashPhase phase("building the structure");
   PetscFunctionBeginUser;
   PetscCall(Structure::Create(comm, sys->lattice, sys->partition, sys->nano, &sys->structure));
   sys->structure.a_nm = sys->a_nm;

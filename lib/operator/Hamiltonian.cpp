@@ -10,6 +10,7 @@
 #include "operator/MatrixHamiltonian.hpp"
 #include "operator/OperatorProperties.hpp"
 #include "support/LogEvents.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta {
 
@@ -127,6 +128,7 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, bool check_finite) {
   const LogEvents *ev;
   double op_bytes = 0;
+  CrashPhase phase("building H (-hamiltonian " + opts.kind + ")");
   PetscFunctionBeginUser;
   PetscCall(CheckStrainedModel(comm, model));
   PetscCheck(!model.strained.on || s.a_nm > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "a strained H needs the structure's lattice constant (Structure::a_nm)");

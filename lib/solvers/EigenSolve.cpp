@@ -13,6 +13,7 @@
 #include "solvers/lanczos/NemoLanczos.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/LogEvents.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta {
 
@@ -159,7 +160,12 @@ PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, Eig
   PetscCall(OperatorProductCount(H, &products0)); // -1: a matrix of the caller's own, not counted
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   const double t0 = MPI_Wtime();
-  PetscCall(EPSSolve(eps));
+  {
+    EPSType type;
+    PetscCall(EPSGetType(eps, &type));
+    CrashPhase phase(std::string("the solve (-eps_type ") + (type ? type : "?") + ")");
+    PetscCall(EPSSolve(eps));
+  }
   states->seconds = MPI_Wtime() - t0;
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
   if (products0 >= 0) PetscCall(OperatorProductCount(H, &products1));

@@ -6,6 +6,7 @@
 
 #include "solvers/EpsOptionPrefix.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "support/BlasLimits.hpp"
 
 namespace tbpeta {
 
@@ -16,6 +17,27 @@ bool IsOneOf(const char *name, std::initializer_list<const char *> names) {
   for (const char *n : names)
     if (std::string(name) == n) return true;
   return false;
+}
+
+// A solver whose vector algebra goes through SLEPc's BV (every SLEPc type) calls the BLAS's zgemv on a rank's rows:
+// refused where the BLAS in use cannot (BlasLimits.hpp). tbpeta's types do their own vector algebra and say so by
+// composing TbEPSOwnVectorAlgebra_C (the folded spectrum's inner solver is checked when the folded one sets up).
+PetscErrorCode CheckBlasRows(EPS eps, Mat A, const std::string &p, const char *type) {
+  PetscErrorCode (*own)(void) = nullptr;
+  PetscInt rows, size;
+  MPI_Comm comm = PetscObjectComm((PetscObject)eps);
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", &own));
+  const PetscInt limit = BlasGemvRowLimit();
+  if (own || limit == PETSC_MAX_INT) PetscFunctionReturn(0);
+  PetscCall(MatGetLocalSize(A, &rows, nullptr));
+  PetscCall(MatGetSize(A, &size, nullptr));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rows, 1, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(rows <= limit, comm, PETSC_ERR_USER_INPUT,
+             "%seps_type %s: %" PetscInt_FMT " rows on a rank are more than this machine's BLAS can take in SLEPc's orthogonalisation (OpenBLAS's %s kernels overrun their buffer above %" PetscInt_FMT
+             "): use at least %" PetscInt_FMT " ranks, or -eps_type nemo, or set OPENBLAS_CORETYPE to a core this CPU has (e.g. Haswell)",
+             p.c_str(), type, rows, BlasKernelName().c_str(), limit, size / limit + 1);
+  PetscFunctionReturn(0);
 }
 
 } // namespace
@@ -59,6 +81,7 @@ PetscErrorCode CheckEigenSolver(EPS eps, Mat A, const SolverPolicy &policy) {
              p.c_str(), p.c_str());
   PetscCheck(!invert || entries, comm, PETSC_ERR_USER_INPUT,
              "%sst_type %s: shift-and-invert factors the matrix: it needs -hamiltonian aij or baij, not an operator (-hamiltonian shell or stored_blocks, the folded spectrum's)", p.c_str(), sttype);
+  PetscCall(CheckBlasRows(eps, A, p, type));
   if (!IsOneOf(type, {EPSLAPACK})) PetscFunctionReturn(0);
   PetscCheck(entries, comm, PETSC_ERR_USER_INPUT, "%seps_type lapack densifies the entries of H: it needs -hamiltonian aij or baij, not an operator (-hamiltonian shell or stored_blocks)", p.c_str());
   PetscCheck(n <= policy.dense_max_rows, comm, PETSC_ERR_USER_INPUT,

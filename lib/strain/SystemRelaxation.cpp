@@ -2,6 +2,7 @@
 
 #include "strain/BondLaplacian.hpp"
 #include "strain/DisplacementField.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta {
 
@@ -68,6 +69,7 @@ PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, 
 } // namespace
 
 PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain) {
+  CrashPhase phase("the relaxation of the atoms");
   OwnedVec u, fields;
   RelaxationReport *report = &strain->report;
   PetscFunctionBeginUser;

@@ -1,4 +1,5 @@
 #include "support/TextFile.hpp"
+#include "support/CrashReport.hpp"
 
 #include <cstdio>
 
@@ -11,6 +12,7 @@ PetscErrorCode WriteTextFile(MPI_Comm comm, const std::string &path, const std::
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     const std::string tmp = path + ".partial";
+    RemovedOnCrash guard(tmp);
     FILE *f = std::fopen(tmp.c_str(), "w");
     ok = f != nullptr;
     if (f) {

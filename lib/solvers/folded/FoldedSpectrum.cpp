@@ -284,8 +284,12 @@ PetscErrorCode EPSDestroy_Folded(EPS eps) {
   delete ctx;
   eps->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", nullptr));
   PetscFunctionReturn(0);
 }
+
+// A marker: the folded type's vector algebra is its inner solver's, which is checked when the folded one sets up.
+PetscErrorCode EPSOwnVectorAlgebra_Folded(void) { return 0; }
 
 } // namespace
 
@@ -304,6 +308,7 @@ PetscErrorCode EPSCreate_Folded(EPS eps) {
   eps->ops->setupsort = EPSSetUpSort_Tbpeta;
   eps->ops->setdefaultst = EPSSetDefaultST_Folded;
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", EPSFoldedGetInner_Folded));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", EPSOwnVectorAlgebra_Folded));
   PetscFunctionReturn(0);
 }
 

@@ -3,12 +3,23 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <functional>
+
+#include "support/CrashReport.hpp"
 
 namespace tbpeta::lanczos {
 
 namespace {
 
-constexpr PetscInt kCheckpointMagic = 0x7bc1a2c0, kCheckpointVersion = 1;
+// Version 1: the first pass only (7 header entries); version 2 adds the stage and the states (9 entries).
+constexpr PetscInt kCheckpointMagic = 0x7bc1a2c0, kCheckpointVersion = 2, kHeader = 9, kHeaderV1 = 7;
+constexpr PetscInt kStageFirstPass = 0, kStageStates = 1;
+
+struct Header {
+  PetscInt ranks = 0, rows = 0, seed = 0, steps = 0, done = 0, stage = kStageFirstPass, states = 0;
+};
+
+std::string OptionText(const CheckpointFile &ck) { return ck.prefix + "eps_nemo_checkpoint " + ck.path; }
 
 } // namespace
 
@@ -44,79 +55,204 @@ PetscErrorCode OpenBinary(MPI_Comm comm, const std::string &path, PetscFileMode 
   PetscFunctionReturn(0);
 }
 
-// Writes T, v_{m-1} and v_m to `tmp`.
-PetscErrorCode WriteCheckpointFile(Recurrence &r, const std::string &tmp, unsigned long long seed, const std::vector<double> &alpha, const std::vector<double> &beta, bool done) {
-  PetscViewer vw;
+// The header and T, the part every stage begins with.
+PetscErrorCode WriteHead(PetscViewer vw, const Header &h, const std::vector<double> &alpha, const std::vector<double> &beta) {
+  PetscFunctionBeginUser;
+  const PetscInt header[kHeader] = {kCheckpointMagic, kCheckpointVersion, h.ranks, h.rows, h.seed, h.steps, h.done, h.stage, h.states};
+  PetscCall(PetscViewerBinaryWrite(vw, header, kHeader, PETSC_INT));
+  PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), h.steps, PETSC_DOUBLE));
+  PetscCall(PetscViewerBinaryWrite(vw, beta.data(), h.steps + 1, PETSC_DOUBLE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, bool done, Header *h) {
   PetscMPIInt size;
-  PetscInt N;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(r.comm, &size));
-  PetscCall(VecGetSize(r.v, &N));
-  const PetscInt m = (PetscInt)alpha.size();
-  const PetscInt header[7] = {kCheckpointMagic, kCheckpointVersion, (PetscInt)size, N, (PetscInt)seed, m, done};
-  PetscCall(OpenBinary(r.comm, tmp, FILE_MODE_WRITE, &vw));
-  PetscCall(PetscViewerBinaryWrite(vw, header, 7, PETSC_INT));
-  PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), m, PETSC_DOUBLE));
-  PetscCall(PetscViewerBinaryWrite(vw, beta.data(), m + 1, PETSC_DOUBLE));
-  PetscCall(VecView(r.vprev, vw));
-  PetscCall(VecView(r.v, vw));
-  PetscCall(PetscViewerDestroy(&vw));
+  PetscCall(VecGetSize(r.v, &h->rows));
+  h->ranks = size, h->seed = (PetscInt)ck.seed, h->steps = (PetscInt)alpha.size(), h->done = done;
   PetscFunctionReturn(0);
+}
+
+// Writes the file through `write` under FILE.partial, renamed to FILE once every rank has written its part; the
+// partial file is removed after a failure, and by the crash handler after a crash.
+PetscErrorCode WriteAtomically(MPI_Comm comm, const CheckpointFile &ck, const std::function<PetscErrorCode(PetscViewer)> &write) {
+  PetscMPIInt rank;
+  PetscViewer vw = nullptr;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  const std::string tmp = ck.path + ".partial";
+  RemovedOnCrash guard(tmp);
+  PetscErrorCode ierr = OpenBinary(comm, tmp, FILE_MODE_WRITE, &vw);
+  if (!ierr) ierr = write(vw);
+  const PetscErrorCode closed = PetscViewerDestroy(&vw);
+  if (!ierr) ierr = closed;
+  int ok = ierr == 0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
+  if (ok && rank == 0) ok = std::rename(tmp.c_str(), ck.path.c_str()) == 0;
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  if (!ok && rank == 0) std::remove(tmp.c_str());
+  PetscCall(ierr);
+  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "%s: could not write the checkpoint (disk full?)", OptionText(ck).c_str());
+  PetscFunctionReturn(0);
+}
+
+// Reads the header (of either version) and checks it against this run.
+PetscErrorCode ReadHeader(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt rows, Header *h) {
+  PetscMPIInt size;
+  PetscInt raw[kHeader] = {0}, got;
+  const std::string o = OptionText(ck);
+  const char *p = o.c_str();
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscViewerBinaryRead(vw, raw, kHeaderV1, &got, PETSC_INT));
+  const bool known = got == kHeaderV1 && raw[0] == kCheckpointMagic && (raw[1] == 1 || raw[1] == kCheckpointVersion);
+  PetscCheck(known, comm, PETSC_ERR_USER_INPUT, "%s is not a tbpeta Lanczos checkpoint (version 1 or %" PetscInt_FMT ")", p, kCheckpointVersion);
+  if (raw[1] == kCheckpointVersion) {
+    PetscCall(PetscViewerBinaryRead(vw, raw + kHeaderV1, kHeader - kHeaderV1, &got, PETSC_INT));
+    PetscCheck(got == kHeader - kHeaderV1, comm, PETSC_ERR_USER_INPUT, "%s is truncated", p);
+  }
+  h->ranks = raw[2], h->rows = raw[3], h->seed = raw[4], h->steps = raw[5], h->done = raw[6], h->stage = raw[7], h->states = raw[8];
+  PetscCheck(h->ranks == size, comm, PETSC_ERR_USER_INPUT, "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p, h->ranks, (int)size);
+  PetscCheck(h->rows == rows, comm, PETSC_ERR_USER_INPUT, "%s was made for a matrix of %" PetscInt_FMT " rows; this H has %" PetscInt_FMT " (another structure)", p, h->rows, rows);
+  PetscCheck(h->seed == (PetscInt)ck.seed, comm, PETSC_ERR_USER_INPUT, "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, ck.prefix.c_str(), h->seed, ck.seed);
+  PetscCheck(h->steps >= 1, comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
+  PetscCheck(h->stage == kStageFirstPass || (h->stage == kStageStates && h->done && h->states >= 0), comm, PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ReadDoubles(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt n, std::vector<double> *x) {
+  PetscInt got = 0;
+  PetscFunctionBeginUser;
+  x->assign((size_t)n, 0.0);
+  if (n > 0) PetscCall(PetscViewerBinaryRead(vw, x->data(), n, &got, PETSC_DOUBLE));
+  PetscCheck(got == n, comm, PETSC_ERR_USER_INPUT, "%s is truncated", OptionText(ck).c_str());
+  PetscFunctionReturn(0);
+}
+
+// The states part's question, after T: refused when it is not this run's.
+PetscErrorCode CheckQuestion(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck) {
+  std::vector<double> count, saved;
+  const CheckpointQuestion &q = ck.question;
+  PetscFunctionBeginUser;
+  PetscCall(ReadDoubles(comm, vw, ck, 1, &count));
+  PetscCheck(count[0] == (double)q.values.size(), comm, PETSC_ERR_USER_INPUT, "%s holds states of another version of the solver", OptionText(ck).c_str());
+  PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)q.values.size(), &saved));
+  for (size_t i = 0; i < saved.size(); ++i)
+    PetscCheck(saved[i] == q.values[i], comm, PETSC_ERR_USER_INPUT, "%s holds the states of another question (%s %g, this run %g): give another file, or remove it to start afresh",
+               OptionText(ck).c_str(), q.names[i].c_str(), saved[i], q.values[i]);
+  PetscFunctionReturn(0);
+}
+
+std::vector<double> RecordValues(const StatesRecord &s) {
+  return {(double)s.second_pass_steps, (double)s.multiplicity_passes, (double)s.multiplicity_steps, (double)s.extra_states, (double)s.multiplicity_complete, (double)s.multiplicity_finished,
+          (double)s.partners_dropped, s.low, s.high};
+}
+
+StatesRecord RecordFrom(const std::vector<double> &v) {
+  StatesRecord s;
+  s.second_pass_steps = (PetscInt)v[0], s.multiplicity_passes = (PetscInt)v[1], s.multiplicity_steps = (PetscInt)v[2], s.extra_states = (PetscInt)v[3];
+  s.multiplicity_complete = v[4] != 0, s.multiplicity_finished = v[5] != 0, s.partners_dropped = (int)v[6], s.low = v[7], s.high = v[8];
+  return s;
 }
 
 } // namespace
 
-PetscErrorCode SaveCheckpoint(Recurrence &r, const std::string &prefix, const std::string &path, unsigned long long seed, const std::vector<double> &alpha, const std::vector<double> &beta, bool done) {
-  PetscMPIInt rank;
+PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, bool done) {
+  Header h;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(r.comm, &rank));
   PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
-  const std::string tmp = path + ".partial";
-  const PetscErrorCode ierr = WriteCheckpointFile(r, tmp, seed, alpha, beta, done);
-  int ok = ierr == 0;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r.comm));
-  if (ok && rank == 0) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, r.comm));
-  if (!ok && rank == 0) std::remove(tmp.c_str());
-  PetscCall(ierr);
-  PetscCheck(ok, r.comm, PETSC_ERR_FILE_WRITE, "%seps_nemo_checkpoint %s: could not write the checkpoint (disk full?)", prefix.c_str(), path.c_str());
+  PetscCall(HeaderOf(r, ck, alpha, done, &h));
+  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    PetscCall(WriteHead(vw, h, alpha, beta));
+    PetscCall(VecView(r.vprev, vw));
+    PetscCall(VecView(r.v, vw));
+    PetscFunctionReturn(0);
+  }));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadCheckpoint(Recurrence &r, const std::string &prefix, const std::string &path, unsigned long long seed, std::vector<double> *alpha, std::vector<double> *beta, bool *done) {
-  PetscViewer vw;
-  PetscMPIInt size;
-  PetscInt N, header[7], got;
+PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, const StatesRecord &record,
+                                    StateColumns *states) {
+  Header h;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(r.comm, &size));
+  PetscCall(HeaderOf(r, ck, alpha, true, &h));
+  h.stage = kStageStates, h.states = states->count();
+  const std::vector<double> rec = RecordValues(record), nq{(double)ck.question.values.size()};
+  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    PetscCall(WriteHead(vw, h, alpha, beta));
+    PetscCall(PetscViewerBinaryWrite(vw, nq.data(), 1, PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, ck.question.values.data(), (PetscInt)ck.question.values.size(), PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, rec.data(), (PetscInt)rec.size(), PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, states->values.data(), h.states, PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, states->residuals.data(), h.states, PETSC_DOUBLE));
+    for (PetscInt j = 0; j < h.states; ++j) {
+      Column x(*states, j);
+      PetscCall(x.error());
+      PetscCall(VecView(x.vec(), vw));
+    }
+    PetscFunctionReturn(0);
+  }));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha, std::vector<double> *beta, bool *done, bool *has_states) {
+  PetscViewer vw;
+  PetscInt N;
+  Header h;
+  PetscFunctionBeginUser;
   PetscCall(VecGetSize(r.v, &N));
-  PetscCall(OpenBinary(r.comm, path, FILE_MODE_READ, &vw));
-  PetscCall(PetscViewerBinaryRead(vw, header, 7, &got, PETSC_INT));
-  const std::string o = prefix + "eps_nemo_checkpoint " + path;
-  const char *p = o.c_str();
-  PetscCheck(got == 7 && header[0] == kCheckpointMagic && header[1] == kCheckpointVersion, r.comm, PETSC_ERR_USER_INPUT,
-             "%s is not a tbpeta Lanczos checkpoint (version %" PetscInt_FMT ")", p, kCheckpointVersion);
-  PetscCheck(header[2] == size, r.comm, PETSC_ERR_USER_INPUT, "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p, header[2],
-             (int)size);
-  PetscCheck(header[3] == N, r.comm, PETSC_ERR_USER_INPUT, "%s was made for a matrix of %" PetscInt_FMT " rows; this H has %" PetscInt_FMT " (another structure)", p, header[3], N);
-  PetscCheck(header[4] == (PetscInt)seed, r.comm, PETSC_ERR_USER_INPUT, "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, prefix.c_str(), header[4], seed);
-  const PetscInt m = header[5];
-  *done = header[6] == 1;
-  PetscCheck(m >= 1, r.comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
-  alpha->assign(m, 0), beta->assign(m + 1, 0);
-  PetscCall(PetscViewerBinaryRead(vw, alpha->data(), m, &got, PETSC_DOUBLE));
-  PetscCheck(got == m, r.comm, PETSC_ERR_USER_INPUT, "%s is truncated", p);
-  PetscCall(PetscViewerBinaryRead(vw, beta->data(), m + 1, &got, PETSC_DOUBLE));
-  PetscCheck(got == m + 1, r.comm, PETSC_ERR_USER_INPUT, "%s is truncated", p);
+  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, &vw));
+  PetscCall(ReadHeader(r.comm, vw, ck, N, &h));
+  PetscCall(ReadDoubles(r.comm, vw, ck, h.steps, alpha));
+  PetscCall(ReadDoubles(r.comm, vw, ck, h.steps + 1, beta));
+  *done = h.done == 1, *has_states = h.stage == kStageStates;
+  if (*has_states) PetscCall(CheckQuestion(r.comm, vw, ck));
   // The same H: the first step from the same start vector must agree bit for bit (the three vectors are free yet).
   double a, b;
-  PetscCall(StartVector(r, seed));
+  PetscCall(StartVector(r, ck.seed));
   PetscCall(Step(r, 0.0, &a, &b));
-  PetscCheck(a == (*alpha)[0] && (m < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT,
-             "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)", p);
-  PetscCall(VecLoad(r.vprev, vw));
-  PetscCall(VecLoad(r.v, vw));
-  r.pending = false, r.newest = m;
+  PetscCheck(a == (*alpha)[0] && (h.steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT, "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)",
+             OptionText(ck).c_str());
+  if (!*has_states) { // the first pass continues from its last two vectors
+    PetscCall(VecLoad(r.vprev, vw));
+    PetscCall(VecLoad(r.v, vw));
+  }
+  r.pending = false, r.newest = h.steps;
+  PetscCall(PetscViewerDestroy(&vw));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record, StateColumns *states) {
+  PetscViewer vw;
+  Header h;
+  std::vector<double> skip, rec, values, residuals;
+  PetscInt first, rows;
+  PetscFunctionBeginUser;
+  PetscCall(OpenBinary(comm, ck.path, FILE_MODE_READ, &vw));
+  {
+    Vec probe;
+    PetscCall(BVCreateVec(states->bv(), &probe));
+    PetscCall(VecGetSize(probe, &rows));
+    PetscCall(VecDestroy(&probe));
+  }
+  PetscCall(ReadHeader(comm, vw, ck, rows, &h));
+  PetscCheck(h.stage == kStageStates, comm, PETSC_ERR_USER_INPUT, "%s holds no states", OptionText(ck).c_str());
+  PetscCall(ReadDoubles(comm, vw, ck, 2 * h.steps + 1, &skip)); // T, read by LoadCheckpoint
+  PetscCall(CheckQuestion(comm, vw, ck));
+  PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)RecordValues(StatesRecord{}).size(), &rec));
+  PetscCall(ReadDoubles(comm, vw, ck, h.states, &values));
+  PetscCall(ReadDoubles(comm, vw, ck, h.states, &residuals));
+  PetscCall(states->Append(h.states, &first));
+  for (PetscInt j = 0; j < h.states; ++j) {
+    states->values[first + j] = values[j], states->residuals[first + j] = residuals[j];
+    Column x(*states, first + j);
+    PetscCall(x.error());
+    PetscCall(VecLoad(x.vec(), vw));
+  }
+  *record = RecordFrom(rec);
   PetscCall(PetscViewerDestroy(&vw));
   PetscFunctionReturn(0);
 }

@@ -4,181 +4,10 @@
 #include <cmath>
 
 #include "solvers/lanczos/LanczosCheckpoint.hpp"
+#include "support/CrashReport.hpp"
 #include "support/LogEvents.hpp"
 
 namespace tbpeta::lanczos {
-
-StateColumns::~StateColumns() {
-  for (Vec &x : own_) (void)VecDestroy(&x);
-}
-
-PetscInt StateColumns::bvColumns() const {
-  PetscInt m = 0;
-  if (vectors_) (void)BVGetSizes(V_, nullptr, nullptr, &m);
-  return m;
-}
-
-PetscErrorCode StateColumns::GetColumn(PetscInt j, Vec *x) {
-  const PetscInt m = bvColumns();
-  PetscFunctionBeginUser;
-  if (j < m) PetscCall(BVGetColumn(V_, j, x));
-  else *x = own_[j - m];
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::RestoreColumn(PetscInt j, Vec *x) {
-  PetscFunctionBeginUser;
-  if (j < bvColumns()) PetscCall(BVRestoreColumn(V_, j, x));
-  else *x = nullptr;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
-  const PetscInt m = bvColumns();
-  PetscFunctionBeginUser;
-  *first = count();
-  for (PetscInt j = *first; j < *first + k; ++j) {
-    if (vectors_ && j >= m) {
-      Vec x;
-      PetscCall(BVCreateVec(V_, &x));
-      own_.push_back(x);
-    }
-    if (vectors_) {
-      Column x(*this, j);
-      PetscCall(x.error());
-      PetscCall(VecSet(x.vec(), 0.0));
-    }
-    values.push_back(0), residuals.push_back(0);
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::DropLast() {
-  PetscFunctionBeginUser;
-  if (count() == 0) PetscFunctionReturn(0);
-  if (vectors_ && count() > bvColumns()) {
-    PetscCall(VecDestroy(&own_.back()));
-    own_.pop_back();
-  }
-  values.pop_back(), residuals.pop_back();
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
-  const PetscInt m = bvColumns();
-  PetscInt j = 0;
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < count(); ++i) {
-    if (!keep[i]) continue;
-    if (i != j && vectors_) {
-      if (j >= m) std::swap(own_[i - m], own_[j - m]); // own Vecs change places; the dropped ones end up at the back
-      else if (i >= m) PetscCall(BVInsertVec(V_, j, own_[i - m]));
-      else PetscCall(BVCopyColumn(V_, i, j));
-    }
-    values[j] = values[i], residuals[j] = residuals[i];
-    ++j;
-  }
-  values.resize(j), residuals.resize(j);
-  const size_t used = (size_t)std::max<PetscInt>(0, j - m);
-  for (size_t k = used; k < own_.size(); ++k) PetscCall(VecDestroy(&own_[k]));
-  own_.resize(std::min(used, own_.size()));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm) {
-  const PetscInt m = bvColumns();
-  std::vector<PetscScalar> c;
-  PetscFunctionBeginUser;
-  for (int twice = 0; twice < 2; ++twice)
-    for (const auto &[a, b] : ranges) {
-      if (std::min(b, m) > a) { // the BV's columns
-        c.resize(std::min(b, m) - a);
-        PetscCall(BVSetActiveColumns(V_, a, std::min(b, m)));
-        PetscCall(BVDotVec(V_, v, c.data()));
-        for (PetscScalar &x : c) x = -x;
-        PetscCall(BVMultVec(V_, 1.0, 1.0, v, c.data()));
-      }
-      const PetscInt o = std::max(a, m);
-      if (b > o) { // the own Vecs
-        c.resize(b - o);
-        PetscCall(VecMDot(v, b - o, own_.data() + (o - m), c.data()));
-        for (PetscScalar &x : c) x = -x;
-        PetscCall(VecMAXPY(v, b - o, c.data(), own_.data() + (o - m)));
-      }
-    }
-  PetscCall(VecNorm(v, NORM_2, norm));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::MoveIntoBV() {
-  const PetscInt m = bvColumns(), n = count();
-  PetscFunctionBeginUser;
-  if (own_.empty()) PetscFunctionReturn(0);
-  PetscCall(BVResize(V_, n, PETSC_TRUE)); // n > m: the BV's m columns, its n new ones and the own Vecs at once
-  for (size_t k = 0; k < own_.size(); ++k) {
-    PetscCall(BVInsertVec(V_, m + (PetscInt)k, own_[k]));
-    PetscCall(VecDestroy(&own_[k]));
-  }
-  own_.clear();
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double> &c, const std::vector<Vec> &vs) {
-  PetscInt nloc, nc;
-  const PetscInt m = bvColumns();
-  const size_t nv = vs.size(), n = nv ? c.size() / nv : 0;
-  PetscScalar *X = nullptr;
-  constexpr size_t kBlock = 1024; // reals per block: the blocks of the Lanczos vectors stay in cache while every column takes them
-  PetscFunctionBeginUser;
-  if (!vectors_ || n == 0) PetscFunctionReturn(0);
-  PetscCall(BVGetSizes(V_, &nloc, nullptr, nullptr));
-  PetscCall(BVGetNumConstraints(V_, &nc));
-  std::vector<const PetscReal *> in(nv);
-  for (size_t l = 0; l < nv; ++l) {
-    const PetscScalar *p;
-    PetscCall(VecGetArrayRead(vs[l], &p));
-    in[l] = reinterpret_cast<const PetscReal *>(p);
-  }
-  const bool in_bv = first < m;
-  if (in_bv) PetscCall(BVGetArray(V_, &X));
-  std::vector<PetscReal *> cols(n);
-  for (size_t i = 0; i < n; ++i) {
-    const PetscInt j = first + (PetscInt)i;
-    PetscScalar *x;
-    if (j < m) x = X + (size_t)(nc + j) * nloc;
-    else PetscCall(VecGetArray(own_[j - m], &x));
-    cols[i] = reinterpret_cast<PetscReal *>(x);
-  }
-  // Real coefficients: the complex entries as pairs of reals, loops the compiler vectorises.
-  const size_t len = sizeof(PetscScalar) / sizeof(PetscReal) * (size_t)nloc;
-  for (size_t r0 = 0; r0 < len; r0 += kBlock) {
-    const size_t r1 = std::min(len, r0 + kBlock);
-    for (size_t i = 0; i < n; ++i) {
-      PetscReal *__restrict x = cols[i];
-      // Two vectors per pass over the block of x; a last lone one with a zero partner, so that it rounds as in a pair
-      // and a batch of any even size gives the same bits as batches of 2.
-      for (size_t l = 0; l < nv; l += 2) {
-        const bool pair = l + 1 < nv;
-        const PetscReal a = pair ? c[i * nv + l] : 0.0, b = c[i * nv + l + (pair ? 1 : 0)];
-        const PetscReal *__restrict P = in[l], *__restrict Q = in[l + (pair ? 1 : 0)];
-        for (size_t k = r0; k < r1; ++k) x[k] += a * P[k] + b * Q[k];
-      }
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const PetscInt j = first + (PetscInt)i;
-    if (j >= m) {
-      PetscScalar *x = reinterpret_cast<PetscScalar *>(cols[i]);
-      PetscCall(VecRestoreArray(own_[j - m], &x));
-    }
-  }
-  if (in_bv) PetscCall(BVRestoreArray(V_, &X));
-  for (size_t l = 0; l < nv; ++l) {
-    const PetscScalar *p = reinterpret_cast<const PetscScalar *>(in[l]);
-    PetscCall(VecRestoreArrayRead(vs[l], &p));
-  }
-  PetscFunctionReturn(0);
-}
 
 namespace {
 
@@ -198,14 +27,17 @@ PetscErrorCode PassStart(Recurrence &r, const PassSpec &spec) {
 PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *res, bool *resumed) {
   PetscFunctionBeginUser;
   *resumed = false;
-  if (!spec.checkpoint.empty()) PetscCall(CheckCheckpointPath(r.comm, spec.option_prefix, spec.checkpoint, resumed));
+  if (spec.checkpoint) PetscCall(CheckCheckpointPath(r.comm, spec.checkpoint->prefix, spec.checkpoint->path, resumed));
   if (!*resumed) {
     PetscCall(PassStart(r, spec));
     PetscFunctionReturn(0);
   }
-  PetscCall(LoadCheckpoint(r, spec.option_prefix, spec.checkpoint, spec.seed, &res->alpha, &res->beta, &res->loaded_done));
+  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &res->has_states));
   res->resumed_from = (PetscInt)res->alpha.size();
-  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "\n", spec.checkpoint.c_str(), res->resumed_from));
+  SetCrashNote("the checkpoint " + spec.checkpoint->path + (res->has_states ? " holds the states of the passes finished" : " holds the first pass to step " + std::to_string(res->resumed_from)) +
+               ": run the same command again to continue from it");
+  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n", spec.checkpoint->path.c_str(), res->resumed_from,
+                        res->has_states ? ", with the states of its later passes" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -273,9 +105,12 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
     const bool last = m >= spec.max_steps;
     if (m % spec.check_every != 0 && !last && !res->invariant && !loaded) continue;
     PetscCall(CheckT(spec, m, loaded, &prev, &have_prev, res, &done));
-    if (!spec.checkpoint.empty() && (done || last || m - last_saved >= spec.checkpoint_every)) {
-      PetscCall(SaveCheckpoint(r, spec.option_prefix, spec.checkpoint, spec.seed, alpha, beta, done));
+    // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
+    PetscCheck(!loaded || !res->has_states || done, r.comm, PETSC_ERR_USER_INPUT, "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
+    if (spec.checkpoint && m > last_saved && (done || last || m - last_saved >= spec.checkpoint_every)) {
+      PetscCall(SaveCheckpoint(r, *spec.checkpoint, alpha, beta, done));
       last_saved = m;
+      SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the first pass to step " + std::to_string(m) + ": run the same command again to continue from it");
     }
     if (last) break;
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "solvers/lanczos/MultiplicityPasses.hpp"
+#include "support/CrashReport.hpp"
 #include "support/LogEvents.hpp"
 
 namespace tbpeta::lanczos {
@@ -62,16 +63,40 @@ PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const 
   if (n == 0) PetscFunctionReturn(0);
   if (st->vectors()) {
     Progress progress("Lanczos eigenvectors (second pass)");
+    CrashPhase phase("Lanczos second pass (eigenvectors)");
     PassSpec second = spec;
     second.progress = &progress;
-    PetscCall(SecondPass(r, second, first, st, &start, &rep->second_pass_steps));
-    PetscCall(progress.Done("done: %d steps, %d states", (int)rep->second_pass_steps, (int)n));
+    PetscCall(SecondPass(r, second, first, st, &start, &rep->passes.second_pass_steps));
+    PetscCall(progress.Done("done: %d steps, %d states", (int)rep->passes.second_pass_steps, (int)n));
     rep->second_pass_identical = true; // SecondPass fails otherwise
   } else {
     PetscCall(st->Append(n, &start));
     for (PetscInt i = 0; i < n; ++i) st->values[start + i] = first.found[i].value;
   }
-  for (PetscInt i = 0; i < n; ++i) PetscCall(AddKramersPartner(r, opts, start + i, scale, st, rep));
+  CrashPhase phase("Kramers partners of the second pass's states");
+  for (PetscInt i = 0; i < n; ++i) PetscCall(AddKramersPartner(r, opts, start + i, scale, st, &rep->passes));
+  PetscFunctionReturn(0);
+}
+
+// The states of the passes after the first: from the checkpoint when it holds them, else computed (and saved there).
+PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec, const PassResult &first, StateColumns *st, LanczosReport *rep) {
+  const CheckpointFile *ck = spec.checkpoint;
+  const auto save = [&]() -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    if (!ck || !st->vectors() || !first.converged) PetscFunctionReturn(0); // states only of a converged first pass
+    PetscCall(SaveCheckpointStates(r, *ck, first.alpha, first.beta, rep->passes, st));
+    SetCrashNote("the checkpoint " + ck->path + " holds the states of the passes finished: run the same command again to continue from it");
+    PetscFunctionReturn(0);
+  };
+  PetscFunctionBeginUser;
+  if (first.has_states) {
+    PetscCall(LoadCheckpointStates(r.comm, *ck, &rep->passes, st));
+    rep->second_pass_identical = rep->resumed_states = true;
+  } else {
+    PetscCall(FirstPassStates(r, opts, spec, first, st, rep));
+    PetscCall(save());
+  }
+  PetscCall(MultiplicityPasses(r, opts, spec, first, st, &rep->passes, save));
   PetscFunctionReturn(0);
 }
 
@@ -113,6 +138,18 @@ PetscErrorCode FillReport(const Recurrence &r, const PassResult &first, LanczosR
   PetscFunctionReturn(0);
 }
 
+// The checkpoint of the solve, with the question its states answer.
+CheckpointFile CheckpointOf(const LanczosOptions &opts) {
+  CheckpointFile ck;
+  ck.path = opts.checkpoint, ck.prefix = opts.option_prefix, ck.seed = opts.seed;
+  CheckpointQuestion &q = ck.question;
+  const std::string p = opts.option_prefix;
+  q.Add(p + "eps_nemo_valence (states below the target)", (double)opts.nev_valence), q.Add(p + "eps_nev - " + p + "eps_nemo_valence (states above)", (double)opts.nev_conduction);
+  q.Add(p + "eps_target", opts.gap_center), q.Add(p + "eps_interval given", opts.window_set), q.Add(p + "eps_interval a", opts.window[0]), q.Add(p + "eps_interval b", opts.window[1]);
+  q.Add(p + "eps_tol", opts.tol), q.Add(p + "eps_nemo_check_every", (double)opts.check_every), q.Add("the Kramers block", (double)opts.kramers_block), q.Add("the solver's centre", opts.centre);
+  return ck;
+}
+
 } // namespace
 
 PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st, LanczosReport *report) {
@@ -122,28 +159,34 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PassSpec spec;
   PassResult first;
   LanczosReport rep;
+  const CheckpointFile ck = CheckpointOf(opts);
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(WantedOf(H, opts, &want));
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   PetscCall(r.Create(H, opts.centre));
   spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every, spec.tol = opts.tol;
-  spec.checkpoint = opts.checkpoint, spec.checkpoint_every = opts.checkpoint_every, spec.option_prefix = opts.option_prefix;
+  spec.checkpoint = opts.checkpoint.empty() ? nullptr : &ck, spec.checkpoint_every = opts.checkpoint_every, spec.option_prefix = opts.option_prefix;
   spec.ritz_batch = opts.ritz_batch;
   if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
-  Progress progress("Lanczos first pass");
-  spec.progress = &progress;
-  PetscCall(FirstPass(r, spec, &first));
-  PetscCall(progress.Done("done: %d steps, %d levels converged%s", (int)first.alpha.size(), (int)first.found.size(), first.converged ? "" : " (not all wanted)"));
+  SetCrashNote(""); // until a checkpoint is written
+  {
+    Progress progress("Lanczos first pass");
+    CrashPhase phase("Lanczos first pass");
+    spec.progress = &progress;
+    PetscCall(FirstPass(r, spec, &first));
+    PetscCall(progress.Done("done: %d steps, %d levels converged%s", (int)first.alpha.size(), (int)first.found.size(), first.converged ? "" : " (not all wanted)"));
+    spec.progress = nullptr;
+  }
   PetscCall(CheckEnoughLevels(r.comm, opts, want, first));
-  PetscCall(FirstPassStates(r, opts, spec, first, st, &rep));
-  PetscCall(MultiplicityPasses(r, opts, spec, first, st, &rep));
+  PetscCall(StatesAfterTheFirstPass(r, opts, spec, first, st, &rep));
   const double level_tol = 100 * LevelResolution(opts.tol, first.chk.scale);
-  if (!opts.window_set && rep.extra_states > 0) PetscCall(KeepWholeLevels(opts, level_tol, st));
+  if (!opts.window_set && rep.passes.extra_states > 0) PetscCall(KeepWholeLevels(opts, level_tol, st));
   PetscCall(FillReport(r, first, &rep));
   rep.vectors = opts.vectors, rep.kramers = opts.kramers_block > 0;
   PetscCall(r.Destroy());
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
+  SetCrashNote("");
   *report = std::move(rep);
   PetscCheck(!opts.window_set || !report->converged || st->count() > 0, PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV contains no eigenvalue of H", opts.option_prefix.c_str(),
              opts.window[0], opts.window[1]);
@@ -153,10 +196,11 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
 std::string LanczosDescription(const LanczosReport &rep) {
   std::string s = "nemo: Lanczos (NEMO 3-D style, 3 vectors, no reorthogonalisation";
   char buf[200];
-  if (rep.kramers) s += rep.partners_dropped ? ", Kramers partners dropped: H not time-reversal symmetric" : ", Kramers pairs by time reversal";
-  if (rep.multiplicity_passes) {
-    std::snprintf(buf, sizeof buf, ", %d restarted pass%s for multiplicity (%d more states)%s", (int)rep.multiplicity_passes, rep.multiplicity_passes > 1 ? "es" : "", (int)rep.extra_states,
-                  rep.multiplicity_complete ? "" : ", multiplicity may be incomplete: raise -eps_nemo_multiplicity_passes");
+  const StatesRecord &p = rep.passes;
+  if (rep.kramers) s += p.partners_dropped ? ", Kramers partners dropped: H not time-reversal symmetric" : ", Kramers pairs by time reversal";
+  if (p.multiplicity_passes) {
+    std::snprintf(buf, sizeof buf, ", %d restarted pass%s for multiplicity (%d more states)%s", (int)p.multiplicity_passes, p.multiplicity_passes > 1 ? "es" : "", (int)p.extra_states,
+                  p.multiplicity_complete ? "" : ", multiplicity may be incomplete: raise -eps_nemo_multiplicity_passes");
     s += buf;
   }
   s += ")";

@@ -23,28 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "solvers/lanczos/LanczosOptions.hpp"
 #include "solvers/lanczos/LanczosPasses.hpp"
 
 namespace tbpeta::lanczos {
-
-struct LanczosOptions {
-  PetscInt nev_valence = 4, nev_conduction = 4; // states (with multiplicity) just below / above gap_center
-  double gap_center = 0;                        // eV
-  bool window_set = false;                      // instead: all states inside [window[0], window[1]] (eV)
-  double window[2] = {0, 0};
-  PetscInt check_every = 50, max_steps = 20000;
-  unsigned long long seed = 1;
-  double tol = 1e-10;               // relative convergence tolerance on beta_{m+1} |s_m| (relative to T's scale)
-  PetscInt multiplicity_passes = 4; // restarted passes for degeneracy beyond Kramers (0: Kramers only)
-  bool vectors = true;              // false: eigenvalues only (no second pass, no restarted passes)
-  std::string checkpoint;           // the first pass's checkpoint file (empty: none)
-  PetscInt checkpoint_every = 1000; // steps between checkpoint writes
-  PetscInt ritz_batch = 4;          // the second pass: Lanczos vectors added to the eigenvectors per sweep over them
-  PetscInt kramers_block = 0;       // rows per atom block when H is time-reversal symmetric with spin
-  std::string option_prefix = "-";  // of the options named in messages ("-" + the EPS's prefix)
-  double centre = 0;                // run on H - centre I (a spectrum far from centred on 0, the folded operator's)
-  std::function<PetscErrorCode(const char *pass, PetscInt step, const Check &)> monitor; // at every check
-};
 
 // What a run did beyond its states.
 struct LanczosReport {
@@ -60,14 +42,10 @@ struct LanczosReport {
   PetscInt recomputed_betas = 0;          // steps whose beta needed the second reduction
   PetscInt spurious = 0;                  // ghosts removed at the last check (in the examined range)
   PetscInt copies = 0;                    // copies merged at the last check (in the examined range)
-  PetscInt second_pass_steps = 0;         // 0 without vectors
   bool second_pass_identical = false;     // alpha and beta of the second pass equal the first's, bit for bit
   PetscInt resumed_from = 0;              // steps loaded from the checkpoint (0: started afresh)
-  PetscInt multiplicity_passes = 0;       // restarted passes run
-  PetscInt multiplicity_steps = 0;        // their steps (both passes of each)
-  PetscInt extra_states = 0;              // states (with partners) the restarted passes added
-  bool multiplicity_complete = true;      // false: the last allowed pass still found new states
-  int partners_dropped = 0;               // Kramers partners that were no eigenvectors (H not time-reversal symmetric)
+  bool resumed_states = false;            // the states of the passes after the first came from the checkpoint
+  StatesRecord passes;                    // what the second and the restarted passes did
   bool invariant = false;                 // the Krylov space became invariant
   std::vector<double> alpha, beta;        // T of the first pass: alpha[0..steps), beta[0..steps] (beta[0] = 0)
 };

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "support/CounterHash.hpp"
+#include "support/CrashReport.hpp"
 
 namespace tbpeta::lanczos {
 
@@ -37,7 +38,7 @@ PetscErrorCode NewDirections(const PassResult &pass, double near, PetscInt N, st
 // The candidates at columns [first, first + n) of a pass's second run: each orthogonalised (in r.vprev, free between
 // passes) against the states accepted so far, kept when at least half of it remains and its residual is small, with
 // its Kramers partner (appended after the candidates); the kept ones are then moved to the front. *added: states kept.
-PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, PetscInt first, PetscInt n, double scale, StateColumns *st, LanczosReport *rep, int *added) {
+PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, PetscInt first, PetscInt n, double scale, StateColumns *st, StatesRecord *rep, int *added) {
   PetscInt accepted = first;
   const PetscInt tail = first + n;
   PetscFunctionBeginUser;
@@ -78,8 +79,8 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
 }
 
 // One restarted pass p; *added: the states it added.
-PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, PetscInt p, double lo, double hi, StateColumns *st,
-                             LanczosReport *rep, int *added) {
+PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, PetscInt p, StateColumns *st, StatesRecord *rep,
+                             int *added) {
   PetscInt N, start, steps2;
   char label[64];
   PassResult pass;
@@ -92,11 +93,12 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   std::snprintf(label, sizeof label, "lanczos multiplicity pass %d", (int)p);
   sp.label = label;
   Progress progress(label);
+  CrashPhase phase(label);
   sp.progress = &progress;
   sp.seed = MixBits(opts.seed + 0x5bd1e995ULL * (unsigned long long)p) >> 33; // another start vector, reproducible
   sp.deflate = st;
-  sp.checkpoint.clear();
-  sp.want.window_set = true, sp.want.window[0] = lo - 10 * level_tol, sp.want.window[1] = hi + 10 * level_tol;
+  sp.checkpoint = nullptr;
+  sp.want.window_set = true, sp.want.window[0] = rep->low - 10 * level_tol, sp.want.window[1] = rep->high + 10 * level_tol;
   // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
   // converges in about as many steps.
   sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
@@ -116,7 +118,7 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
 
 } // namespace
 
-PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *st, LanczosReport *report) {
+PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *st, StatesRecord *report) {
   PetscInt k;
   double res;
   PetscFunctionBeginUser;
@@ -139,18 +141,22 @@ PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, Pets
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *st, LanczosReport *report) {
+PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *st, StatesRecord *record,
+                                  const std::function<PetscErrorCode()> &after_pass) {
   PetscFunctionBeginUser;
   if (!st->vectors() || st->count() == 0 || opts.multiplicity_passes <= 0 || first.invariant || !first.converged) PetscFunctionReturn(0);
-  const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
-  const double low = *lo, high = *hi;
-  for (PetscInt p = 1; p <= opts.multiplicity_passes; ++p) {
+  if (record->multiplicity_passes == 0) { // the window of every pass: the levels of the second pass
+    const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
+    record->low = *lo, record->high = *hi;
+  }
+  for (PetscInt p = record->multiplicity_passes + 1; p <= opts.multiplicity_passes && !record->multiplicity_finished; ++p) {
     int added;
-    PetscCall(RestartedPass(r, opts, first_spec, first, p, low, high, st, report, &added));
-    report->multiplicity_passes = p;
-    report->extra_states += added;
-    if (!added) break;
-    if (p == opts.multiplicity_passes) report->multiplicity_complete = false;
+    PetscCall(RestartedPass(r, opts, first_spec, first, p, st, record, &added));
+    record->multiplicity_passes = p;
+    record->extra_states += added;
+    record->multiplicity_finished = added == 0;
+    record->multiplicity_complete = added == 0 || p < opts.multiplicity_passes;
+    PetscCall(after_pass());
   }
   PetscFunctionReturn(0);
 }

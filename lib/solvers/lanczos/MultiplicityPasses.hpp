@@ -8,15 +8,22 @@
 // that would be thrown away. Each is orthogonalised against the found states and kept when at least half its norm
 // remains and its residual is small (a safeguard), with its Kramers partner. The passes stop at the first that adds
 // nothing, or at opts.multiplicity_passes.
-#include "solvers/lanczos/LanczosSolve.hpp"
+#include <functional>
+
+#include "solvers/lanczos/LanczosCheckpoint.hpp"
+#include "solvers/lanczos/LanczosOptions.hpp"
+#include "solvers/lanczos/LanczosPasses.hpp"
 
 namespace tbpeta::lanczos {
 
-// first: the first pass's spec and result; states: the states found so far, added to. Collective.
-PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *states, LanczosReport *report);
+// first: the first pass's spec and result; states: the states found so far, added to; record: what the passes did,
+// continued where it stands (the passes it counts, from a checkpoint, are not run again); after_pass: called after
+// each pass (the checkpoint). Collective.
+PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *states, StatesRecord *record,
+                                  const std::function<PetscErrorCode()> &after_pass);
 
 // Appends the Kramers partner of state j (when opts.kramers_block > 0): with vectors Theta x if its residual shows an
-// eigenvector (else report->partners_dropped), without vectors the value once more. Collective.
-PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *states, LanczosReport *report);
+// eigenvector (else record->partners_dropped), without vectors the value once more. Collective.
+PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *states, StatesRecord *record);
 
 } // namespace tbpeta::lanczos

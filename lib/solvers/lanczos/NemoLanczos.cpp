@@ -46,8 +46,8 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsInt("-eps_nemo_seed", "Seed of the start vector (>= 0): the same vector on any number of ranks", "EPSNEMO", seed, &seed, nullptr));
   PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes", "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO", o.multiplicity_passes, &o.multiplicity_passes, nullptr));
   PetscCall(PetscOptionsBool("-eps_nemo_vectors", "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO", vectors, &vectors, nullptr));
-  PetscCall(PetscOptionsString("-eps_nemo_checkpoint", "File: save the first pass there, and continue from it when it exists (none by default)", "EPSNEMO", ck, ck, sizeof ck, &ck_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps between checkpoint writes", "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
+  PetscCall(PetscOptionsString("-eps_nemo_checkpoint", "File: save every pass there, and continue from it when it exists (none by default)", "EPSNEMO", ck, ck, sizeof ck, &ck_set));
+  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps of the first pass between checkpoint writes", "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
   PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch", "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each beyond 2 held as one more vector during that pass)", "EPSNEMO", o.ritz_batch, &o.ritz_batch, nullptr));
   PetscOptionsHeadEnd();
   PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
@@ -225,7 +225,7 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
                                    o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
   if (ctx->report.steps)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " steps, %" PetscInt_FMT " products, %" PetscInt_FMT " reductions, %" PetscInt_FMT " restarted passes\n", ctx->report.steps,
-                                     ctx->report.products, ctx->report.reductions, ctx->report.multiplicity_passes));
+                                     ctx->report.products, ctx->report.reductions, ctx->report.passes.multiplicity_passes));
   PetscFunctionReturn(0);
 }
 
@@ -252,6 +252,7 @@ PetscErrorCode EPSNemoEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vect
 }
 
 PetscErrorCode EPSReportsProgress_Nemo(void) { return 0; } // a marker: the passes print their own progress lines
+PetscErrorCode EPSOwnVectorAlgebra_Nemo(void) { return 0; } // a marker: no BLAS on vectors (StateColumns' own loops)
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
@@ -262,6 +263,7 @@ PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", nullptr));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", nullptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", nullptr));
   PetscFunctionReturn(0);
 }
 
@@ -286,6 +288,7 @@ PetscErrorCode EPSCreate_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", EPSNemoGetReport_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", EPSNemoEstimateVectors_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", EPSReportsProgress_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", EPSOwnVectorAlgebra_Nemo));
   PetscFunctionReturn(0);
 }
 
