@@ -507,6 +507,18 @@ TEST(App, InterruptedRunLeavesNoFile) {
   }
 }
 
+// SLEPc's solvers with more rows per rank than OpenBLAS's Prescott kernels can take in a zgemv (2^23, the kernels
+// forced here as this machine's CPU gets them) are refused before the solve, in one line saying what to do; the
+// nemo Lanczos does its own vector algebra and is not refused (its deflation there: Lanczos.DeflatesBeyondTheBlasBuffer).
+TEST(App, SlepcSolversBeyondTheBlasLimitAreRefused) {
+  TBPETA_ASSERT_RANKS();
+  setenv("OPENBLAS_CORETYPE", "Prescott", 1);
+  // 38^3 cells: 438,976 atoms x 20 rows = 8,779,520 rows on one rank, just past 2^23.
+  ExpectOneLineError(1, "-cells 38,38,38 -params nemo3d -hamiltonian shell -eps_type krylovschur",
+                     "-eps_type krylovschur: 8779520 rows on a rank are more than this machine's BLAS can take in SLEPc's orthogonalisation (OpenBLAS's prescott kernels");
+  unsetenv("OPENBLAS_CORETYPE");
+}
+
 // A crash inside the solver (a SIGSEGV, here sent to a rank during the Lanczos's restarted pass) ends the run with
 // tbpeta's one line naming the phase, instead of PETSc's dump; the exit is the signal's, no output or temporary file
 // is left, and the checkpoint keeps what the passes had finished: the same command then continues from it, without
