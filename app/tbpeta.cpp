@@ -106,9 +106,8 @@ PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates 
   PetscCall(PrintComparison(comm, rows, rs.compare_opts.level_tol));
   for (const ComparisonRow &r : rows)
     if (r.reference) {
-      states->values = r.values, states->residuals = r.residuals, states->solver = "compare, reference " + r.solver;
-      states->products = r.products, states->iterations = r.iterations, states->vectors_held = r.vectors_held, states->seconds = r.seconds;
-      states->peak_rss_mb = r.peak_rss_mb, states->requested = r.requested;
+      *states = r; // the reference run's record of its solve (its vectors went with its solver)
+      states->solver = "compare, reference " + r.solver;
     }
   tables->push_back(ComparisonTable(rows));
   PetscFunctionReturn(0);

@@ -129,7 +129,7 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   const bool memory_met = lz->vectors_held > 0 && (!fewest || lz->vectors_held <= fewest->vectors_held);
   PetscCall(PetscPrintf(comm, "  the Lanczos needs the least memory: %" PetscInt_FMT " vectors held (3 + %" PetscInt_FMT " wanted + the second pass's window), %.1f MB during the solve; fewest of the others: %s, %" PetscInt_FMT
                               " vectors, %.1f MB -> %s\n",
-                        lz->vectors_held, lz->states, lz->solver_mb, fewest ? fewest->solver.c_str() : "-", fewest ? fewest->vectors_held : 0, fewest ? fewest->solver_mb : 0.0,
+                        lz->vectors_held, lz->states(), lz->solver_mb, fewest ? fewest->solver.c_str() : "-", fewest ? fewest->vectors_held : 0, fewest ? fewest->solver_mb : 0.0,
                         memory_met ? "met" : "NOT met"));
   if (ks)
     PetscCall(PetscPrintf(comm, "  the Lanczos makes no more products than Krylov-Schur with harmonic extraction: %" PetscInt_FMT " against %s%" PetscInt_FMT " -> %s\n", lz->products,
@@ -142,7 +142,7 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
 }
 
 constexpr const char *kCsvHeader = "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,products,iterations,vectors_held,seconds,peak_rss_mb,"
-                                   "solver_mb,center_ev,note,skipped,run_note,values_ev,residuals";
+                                   "solver_mb,center_ev,note,skipped,run_note,values_ev,residuals,splits_at_centre";
 
 std::string Quoted(std::string text) {
   std::replace(text.begin(), text.end(), '"', '\'');
@@ -164,9 +164,9 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::strin
   f << "# " << signature << '\n' << kCsvHeader << '\n';
   f.precision(10);
   for (const ComparisonRow &r : rows)
-    f << r.run << ',' << Quoted(r.solver) << ',' << r.states << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
+    f << r.run << ',' << Quoted(r.solver) << ',' << r.states() << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
       << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << NumberList({r.center}) << ','
-      << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << '\n';
+      << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << ',' << r.splits_at_centre << '\n';
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
@@ -195,15 +195,17 @@ bool ParseNumbers(const std::string &text, std::vector<double> *v) {
 // One row of the CSV, its fields found by column name; false when a number does not parse.
 bool ParseRow(const CsvTable &t, size_t i, ComparisonRow *r) {
   auto field = [&](const char *name) -> const std::string & { return t.at(i, t.column(name)); };
-  double x[14];
-  const char *numbers[] = {"states", "requested", "converged", "reference", "max_deviation_ev", "max_residual", "products", "iterations", "vectors_held", "seconds", "peak_rss_mb", "solver_mb", "center_ev", "skipped"};
-  for (int k = 0; k < 14; ++k)
+  double x[15];
+  const char *numbers[] = {"states", "requested", "converged", "reference", "max_deviation_ev", "max_residual", "products", "iterations", "vectors_held", "seconds", "peak_rss_mb", "solver_mb", "center_ev", "skipped",
+                           "splits_at_centre"};
+  for (int k = 0; k < 15; ++k)
     if (!ParseNumber(field(numbers[k]), &x[k])) return false;
   if (!ParseNumbers(field("values_ev"), &r->values) || !ParseNumbers(field("residuals"), &r->residuals)) return false;
   r->run = field("run"), r->solver = field("solver"), r->note = field("note"), r->run_note = field("run_note");
-  r->states = (PetscInt)x[0], r->requested = (PetscInt)x[1], r->converged = x[2] != 0, r->reference = x[3] != 0, r->max_deviation = x[4], r->max_residual = x[5];
+  if ((size_t)x[0] != r->values.size()) return false; // the states counted are its values
+  r->requested = (PetscInt)x[1], r->converged = x[2] != 0, r->reference = x[3] != 0, r->max_deviation = x[4], r->max_residual = x[5];
   r->products = (PetscInt)x[6], r->iterations = (PetscInt)x[7], r->vectors_held = (PetscInt)x[8], r->seconds = x[9], r->peak_rss_mb = x[10], r->solver_mb = x[11], r->center = x[12];
-  r->skipped = x[13] != 0;
+  r->skipped = x[13] != 0, r->splits_at_centre = x[14] != 0;
   return true;
 }
 

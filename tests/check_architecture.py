@@ -6,7 +6,11 @@
 2. No circle: the include graph between the files of lib/ has no cycle, and neither has the graph between its
    modules (a header and its source: A -> B when A.hpp or A.cpp includes B.hpp), so that no two concepts call each
    other.
-3. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
+3. Solver types describe themselves: the generic solver layer (the files directly in lib/solvers/, but
+   RegisterSolvers which registers tbpeta's types) and lib/study/ include no header of lib/solvers/lanczos/ or
+   lib/solvers/folded/, name none of tbpeta's EPS types or their functions, and test no run or type by its name;
+   they ask the solver through solvers/SolverTraits.hpp.
+4. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
    block right above it has a line starting with "Long:" that says why.
 
 Usage: check_architecture.py [REPO_ROOT]; prints every violation and exits 1 when there is one.
@@ -17,6 +21,9 @@ import sys
 
 LAYERS = ["support", "geometry", "model", "strain", "operator", "bulk", "solvers", "io", "study", "application"]
 MAX_LINES = 80
+MAX_FILE_LINES = 500
+TYPE_NAMES = re.compile(r'#\s*include\s*"solvers/(lanczos|folded)/|\bEPSNEMO\b|\bEPSFOLDED\b|\bEPSNemo\w*|\bEPSFolded\w*|\blanczos::|==\s*"(lanczos|nemo|folded)\w*"|'
+                        r'"(lanczos|nemo|folded)\w*"\s*==|TypeCompare\w*\([^;]*(EPSNEMO|EPSFOLDED|"nemo"|"folded")')
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
@@ -168,6 +175,27 @@ def functions(text):
     return found
 
 
+def check_generic_layers(root, problems):
+    lib = os.path.join(root, "lib")
+    files = [os.path.join(lib, "solvers", f) for f in sorted(os.listdir(os.path.join(lib, "solvers"))) if f.endswith((".cpp", ".hpp"))]
+    files = [f for f in files if not os.path.basename(f).startswith("RegisterSolvers")]
+    files += list(sources(root, "lib/study"))
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                code = line.split("//")[0] if not line.lstrip().startswith("#") else line
+                if TYPE_NAMES.search(code):
+                    problems.append(f"{os.path.relpath(path, root)}:{number}: names one of tbpeta's solver types (ask through solvers/SolverTraits.hpp): {line.strip()}")
+
+
+def check_file_length(root, problems):
+    for path in sources(root, "lib"):
+        with open(path, encoding="utf-8") as f:
+            n = sum(1 for _ in f)
+        if n > MAX_FILE_LINES:
+            problems.append(f"{os.path.relpath(path, root)}: {n} lines (> {MAX_FILE_LINES}): split it by concept")
+
+
 def check_function_length(root, problems):
     for folder in ("lib", "app", "benchmarks"):
         for path in sources(root, folder):
@@ -190,6 +218,8 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     problems = []
     check_layers(root, problems)
+    check_generic_layers(root, problems)
+    check_file_length(root, problems)
     check_function_length(root, problems)
     for p in problems:
         print(p)

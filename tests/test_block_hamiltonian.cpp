@@ -269,7 +269,7 @@ TEST(BlockHamiltonian, CompareSkipsShiftAndInvertOnTheShell) {
   ASSERT_EQ(CompareSolvers(S, co, &rows), 0);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_TRUE(rows[0].converged) << rows[0].note;
-  EXPECT_EQ(rows[0].states, 8);
+  EXPECT_EQ(rows[0].states(), 8);
   EXPECT_TRUE(rows[1].skipped);
   EXPECT_NE(rows[1].note.find("-hamiltonian aij or baij"), std::string::npos) << rows[1].note;
   MatDestroy(&S);

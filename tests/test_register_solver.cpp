@@ -2,19 +2,24 @@
 // solver for tiny H ("dense_test": every eigenvalue by LAPACK on a copy of H on every rank, the nev nearest the
 // target kept) and registers it with EPSRegister. tbpeta's solve (SolveEigenproblem) then runs it through -eps_type
 // like SLEPc's own and tbpeta's types: the states, their residuals, the products counted on H, the vectors read
-// back, the policy checks, -eps_view; and its answer is dense LAPACK's on any number of ranks.
+// back, the policy checks, -eps_view; and its answer is dense LAPACK's on any number of ranks. It describes itself
+// and estimates its vectors through functions it composes (solvers/SolverTraits.hpp), and the comparison of solvers
+// runs it as a run of the user's own (-compare_runs lanczos,mine -mine_eps_type dense_test).
 #include <gtest/gtest.h>
 #include <slepc/private/epsimpl.h>
 
 #include <petscblaslapack.h> // after PETSc's own headers, which it needs
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
 #include "bulk/CellSpectrum.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "solvers/SortCriterion.hpp"
+#include "study/SolverComparison.hpp"
 #include "system_fixture.hpp"
 #include "test_support.hpp"
 
@@ -93,6 +98,21 @@ PetscErrorCode EPSSolve_DenseTest(EPS eps) {
 PetscErrorCode EPSComputeVectors_DenseTest(EPS) { return 0; } // the columns are the eigenvectors
 PetscErrorCode EPSBackTransform_DenseTest(EPS) { return 0; }  // of H itself
 
+// What tbpeta asks beyond SLEPc's interface (solvers/SolverTraits.hpp): its description, the vectors it holds (the
+// states; the dense copy of H is no vector of H's size), and its traits (its own vector algebra: no BLAS row limit).
+PetscErrorCode EPSDescribe_DenseTest(EPS, char *text, size_t size) {
+  std::snprintf(text, size, "dense LAPACK on every rank");
+  return 0;
+}
+PetscErrorCode EPSEstimateVectors_DenseTest(EPS, PetscInt nev, PetscInt *vectors) {
+  *vectors = nev;
+  return 0;
+}
+PetscErrorCode EPSGetTraits_DenseTest(EPS, TbEPSTraits *t) {
+  t->own_vector_algebra = true;
+  return 0;
+}
+
 PetscErrorCode EPSCreate_DenseTest(EPS eps) {
   PetscFunctionBeginUser;
   eps->useds = PETSC_FALSE;
@@ -101,6 +121,9 @@ PetscErrorCode EPSCreate_DenseTest(EPS eps) {
   eps->ops->computevectors = EPSComputeVectors_DenseTest;
   eps->ops->backtransform = EPSBackTransform_DenseTest;
   eps->ops->setupsort = EPSSetUpSort_Tbpeta; // SLEPc's own is internal to its library
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_DenseTest));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_DenseTest));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSGetTraits_C", EPSGetTraits_DenseTest));
   PetscFunctionReturn(0);
 }
 
@@ -135,7 +158,10 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
   EXPECT_TRUE(st.vectors);
   EXPECT_TRUE(st.complete);
   EXPECT_EQ(st.products, 0); // it never multiplies by H: the count on H says so
-  EXPECT_EQ(st.solver, "dense_test + shift");
+  EXPECT_EQ(st.solver, "dense LAPACK on every rank"); // its own description
+  PetscInt estimate;
+  ASSERT_EQ(EstimateVectorsHeld(eps, &estimate), 0);
+  EXPECT_EQ(estimate, 6); // its own estimate
   double residual, norm_error;
   ASSERT_EQ(tbpeta::test::CheckVectors(H, eps, st, &residual, &norm_error), 0);
   EXPECT_LT(residual, 1e-10);
@@ -148,6 +174,26 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
   // tbpeta's policy applies to it as to every type: no more states than rows, a finite target.
   EXPECT_EQ(tbpeta::test::Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_nev 100000", &st); }), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(tbpeta::test::Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_target nan", &st); }), PETSC_ERR_USER_INPUT);
+  PetscOptionsClear(nullptr);
+
+  // Compared like the built-in runs: a run of the user's own (-compare_runs lanczos,mine -mine_eps_type dense_test),
+  // asked the same question around the middle of the Lanczos states, agrees with it.
+  PetscOptionsInsertString(nullptr, "-compare_runs lanczos,mine -mine_eps_type dense_test");
+  CompareOptions defaults, co;
+  defaults.gap_center = midgap, defaults.nev_valence = defaults.nev_conduction = 3;
+  ASSERT_EQ(CompareOptionsFromOptions(PETSC_COMM_WORLD, defaults, &co), 0);
+  std::vector<ComparisonRow> rows;
+  ASSERT_EQ(CompareSolvers(H, co, &rows), 0);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].run, "mine");
+  EXPECT_EQ(rows[1].solver, "dense LAPACK on every rank");
+  EXPECT_TRUE(rows[1].converged) << rows[1].note;
+  EXPECT_EQ(rows[1].states(), 6);
+  EXPECT_EQ(rows[1].levels_compared, rows[0].levels_compared);
+  EXPECT_LT(rows[1].max_deviation, 1e-8);
+  PetscInt vectors;
+  ASSERT_EQ(EstimateComparisonVectors(PETSC_COMM_WORLD, co, 160, &vectors), 0);
+  EXPECT_GE(vectors, 6);
   PetscOptionsClear(nullptr);
   MatDestroy(&H);
 }

@@ -9,20 +9,18 @@
 
 #include "operator/OperatorProperties.hpp"
 #include "solvers/SolveMonitor.hpp"
-#include "solvers/folded/FoldedSpectrum.hpp"
-#include "solvers/lanczos/NemoLanczos.hpp"
+#include "solvers/RegisterSolvers.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/LogEvents.hpp"
 #include "support/CrashReport.hpp"
 
 namespace tbpeta {
 
-PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack) { return arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15); }
-
 PetscErrorCode SetEigenSolverDefaults(EPS eps, double target) {
   PetscFunctionBeginUser;
   PetscCall(EPSSetProblemType(eps, EPS_HEP));
-  PetscCall(EPSSetType(eps, EPSNEMO));
+  PetscCall(EPSSetType(eps, DefaultEigenSolverType()));
   PetscCall(EPSSetTarget(eps, target));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetDimensions(eps, 8, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -41,32 +39,6 @@ PetscErrorCode CreateEigenSolver(MPI_Comm comm, const char *prefix, double targe
 
 namespace {
 
-// "krylovschur + sinvert", "folded (arpack)", or nemo's own description.
-PetscErrorCode Describe(EPS eps, std::string *text) {
-  EPSType type;
-  ST st;
-  STType sttype;
-  const lanczos::LanczosReport *report;
-  PetscErrorCode (*inner_of)(EPS, EPS *) = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(EPSGetType(eps, &type));
-  PetscCall(EPSNemoGetReport(eps, &report));
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSFoldedGetInner_C", &inner_of));
-  if (report) *text = lanczos::LanczosDescription(*report);
-  else if (inner_of) {
-    EPS inner;
-    std::string of;
-    PetscCall(EPSFoldedGetInner(eps, &inner));
-    PetscCall(Describe(inner, &of));
-    *text = "folded (" + of + ")";
-  } else {
-    PetscCall(EPSGetST(eps, &st));
-    PetscCall(STGetType(st, &sttype));
-    *text = std::string(type) + " + " + sttype;
-  }
-  PetscFunctionReturn(0);
-}
-
 // ||Hx - lambda x|| of the unit eigenvector of EPS index i (x, r: work vectors of H's layout). Computed here rather
 // than by EPSComputeError, whose work vectors would stay in the EPS and count as vectors the solver holds.
 PetscErrorCode Residual(EPS eps, Mat H, PetscInt i, PetscScalar lambda, Vec x, Vec r, double *residual) {
@@ -84,12 +56,12 @@ PetscErrorCode Residual(EPS eps, Mat H, PetscInt i, PetscScalar lambda, Vec x, V
 // The states ascending with their residuals ||Hx - lambda x|| (0 without vectors).
 PetscErrorCode ReadStates(EPS eps, Mat H, EigenStates *states) {
   PetscInt nconv;
-  const lanczos::LanczosReport *report;
+  TbEPSTraits traits;
   Vec x = nullptr, r = nullptr;
   PetscFunctionBeginUser;
   PetscCall(EPSGetConverged(eps, &nconv));
-  PetscCall(EPSNemoGetReport(eps, &report));
-  states->vectors = !report || report->vectors;
+  PetscCall(TbEPSGetTraits(eps, &traits));
+  states->vectors = traits.returns_vectors;
   if (states->vectors && nconv) PetscCall(MatCreateVecs(H, &x, &r));
   std::vector<double> values(nconv), residuals(nconv, 0.0);
   for (PetscInt i = 0; i < nconv; ++i) {
@@ -129,7 +101,6 @@ PetscErrorCode FindUnresolved(EPS eps, Mat H, EigenStates *states) {
 
 PetscErrorCode PrintSolveWarnings(EPS eps, const EigenStates &states) {
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
-  const lanczos::LanczosReport *report;
   auto list = [](const std::vector<double> &v) {
     std::string s;
     for (double x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
@@ -139,10 +110,7 @@ PetscErrorCode PrintSolveWarnings(EPS eps, const EigenStates &states) {
   if (!states.unresolved.empty())
     PetscCall(PetscPrintf(comm, "%s: warning: %zu returned vectors are no eigenstates of H (||Hx - Ex|| > %.1e eV): E = %s eV; with -eps_type folded the levels sigma - d and sigma + d are one level of (H - sigma)^2 and its vectors can mix them: move -eps_target (or the run has not converged)\n",
                           ProgramName(), states.unresolved.size(), states.residual_limit, list(states.unresolved).c_str()));
-  PetscCall(EPSNemoGetReport(eps, &report));
-  if (report && !report->converged)
-    PetscCall(PetscPrintf(comm, "%s: warning: the Lanczos stopped at %" PetscInt_FMT " steps (-eps_max_it) with %zu wanted levels not converged: %s eV\n", ProgramName(), report->steps,
-                          report->unconverged.size(), list(report->unconverged).c_str()));
+  PetscCall(TbEPSPrintWarnings(eps));
   PetscFunctionReturn(0);
 }
 
@@ -179,7 +147,7 @@ PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, Eig
   PetscCall(EPSGetConvergedReason(eps, &reason));
   states->requested = which == EPS_ALL ? (PetscInt)states->values.size() : nev;
   states->complete = reason > 0;
-  PetscCall(Describe(eps, &states->solver));
+  PetscCall(TbEPSDescribe(eps, &states->solver));
   PetscCall(FindUnresolved(eps, H, states));
   PetscFunctionReturn(0);
 }
@@ -192,37 +160,11 @@ PetscErrorCode StateVector(EPS eps, const EigenStates &states, size_t k, Vec x) 
   PetscFunctionReturn(0);
 }
 
-namespace {
-
-PetscErrorCode EstimateFor(EPS eps, PetscInt nev, PetscInt *vectors) {
-  PetscInt ncv;
-  PetscBool arpack;
-  PetscErrorCode (*nemo)(EPS, PetscInt, PetscInt *) = nullptr, (*inner_of)(EPS, EPS *) = nullptr;
-  PetscFunctionBeginUser;
-  PetscCall(EPSGetDimensions(eps, nullptr, &ncv, nullptr));
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", &nemo));
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "EPSFoldedGetInner_C", &inner_of));
-  if (nemo) PetscCall(nemo(eps, nev, vectors));
-  else if (inner_of) {
-    EPS inner;
-    PetscCall(EPSFoldedGetInner(eps, &inner));
-    PetscCall(EstimateFor(inner, nev, vectors));
-    *vectors += 1; // (H - sigma) x of the folded operator
-  } else {
-    PetscCall(PetscObjectTypeCompare((PetscObject)eps, EPSARPACK, &arpack));
-    if (ncv <= 0) ncv = SlepcDefaultBasis(nev, arpack);
-    *vectors = ncv + nev;
-  }
-  PetscFunctionReturn(0);
-}
-
-} // namespace
-
 PetscErrorCode EstimateVectorsHeld(EPS eps, PetscInt *vectors) {
   PetscInt nev;
   PetscFunctionBeginUser;
   PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
-  PetscCall(EstimateFor(eps, nev, vectors));
+  PetscCall(TbEPSEstimateVectors(eps, nev, vectors));
   PetscFunctionReturn(0);
 }
 

@@ -7,6 +7,7 @@
 
 #include "solvers/EigenStates.hpp"
 #include "solvers/SolverPolicy.hpp"
+#include "solvers/SolverTraits.hpp"
 
 namespace tbpeta {
 
@@ -42,12 +43,9 @@ PetscErrorCode PrintSolveWarnings(EPS eps, const EigenStates &states);
 // The unit eigenvector of state k (ascending order of states) into x (a vector of H's layout). Collective.
 PetscErrorCode StateVector(EPS eps, const EigenStates &states, size_t k, Vec x);
 
-// The vectors of H's size the solver is expected to hold at its peak, from its settings: nemo 3 + the states; folded
-// its inner solver's + 1 work vector; SLEPc's solvers their basis ncv + the states. Printed before the solve, next to
-// what is measured after it. Not collective.
+// The vectors of H's size the solver is expected to hold at its peak, from its settings (TbEPSEstimateVectors: the
+// type's own estimate; SLEPc's solvers their basis ncv + the states). Printed before the solve, next to what is
+// measured after it. Not collective.
 PetscErrorCode EstimateVectorsHeld(EPS eps, PetscInt *vectors);
-
-// SLEPc's default basis size ncv for nev values: Krylov-Schur's max(2 nev, nev + 15), ARPACK's max(20, 2 nev + 1).
-PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack);
 
 } // namespace tbpeta

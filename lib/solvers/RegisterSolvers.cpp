@@ -15,4 +15,6 @@ PetscErrorCode RegisterEigenSolvers() {
   PetscFunctionReturn(0);
 }
 
+const char *DefaultEigenSolverType() { return EPSNEMO; }
+
 } // namespace tbpeta

@@ -8,4 +8,7 @@ namespace tbpeta {
 // Registers "nemo" (NemoLanczos.hpp) and "folded" (FoldedSpectrum.hpp); after SlepcInitialize, once. Not collective.
 PetscErrorCode RegisterEigenSolvers();
 
+// tbpeta's default eigen-solver type: "nemo", the NEMO 3-D-style Lanczos.
+const char *DefaultEigenSolverType();
+
 } // namespace tbpeta

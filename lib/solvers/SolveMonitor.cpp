@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "solvers/SolverTraits.hpp"
 #include "support/InterruptSignal.hpp"
 #include "support/Progress.hpp"
 
@@ -39,11 +40,11 @@ PetscErrorCode Monitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *, Pet
 } // namespace
 
 PetscErrorCode InstallSolveMonitor(EPS eps, const char *what) {
-  PetscErrorCode (*own)(void) = nullptr;
+  TbEPSTraits traits;
   PetscFunctionBeginUser;
+  PetscCall(TbEPSGetTraits(eps, &traits));
   auto *watch = new Watch{what, Progress(what)};
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "TbEPSReportsProgress_C", &own));
-  watch->own_progress = own != nullptr;
+  watch->own_progress = traits.reports_progress;
   PetscCall(EPSMonitorSet(eps, Monitor, watch, DestroyWatch));
   PetscFunctionReturn(0);
 }

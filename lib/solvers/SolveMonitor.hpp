@@ -1,7 +1,7 @@
 #pragma once
 // What watches a SLEPc solve from inside: a monitor (EPSMonitorSet) that stops it on SIGINT or SIGTERM (one line
 // naming `what` and the iteration, PETSC_ERR_SIG, the same on every rank) and prints a progress line at most every
-// -progress seconds. A solver that prints its own progress (nemo) says so by composing "TbEPSReportsProgress_C".
+// -progress seconds. A solver that prints its own progress (nemo) says so in its traits (SolverTraits.hpp).
 #include <slepceps.h>
 
 namespace tbpeta {

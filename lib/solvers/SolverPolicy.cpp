@@ -6,6 +6,7 @@
 
 #include "solvers/EpsOptionPrefix.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "support/BlasLimits.hpp"
 
 namespace tbpeta {
@@ -21,15 +22,15 @@ bool IsOneOf(const char *name, std::initializer_list<const char *> names) {
 
 // A solver whose vector algebra goes through SLEPc's BV (every SLEPc type) calls the BLAS's zgemv on a rank's rows:
 // refused where the BLAS in use cannot (BlasLimits.hpp). tbpeta's types do their own vector algebra and say so by
-// composing TbEPSOwnVectorAlgebra_C (the folded spectrum's inner solver is checked when the folded one sets up).
+// their traits (SolverTraits.hpp; the folded spectrum's inner solver is checked when the folded one sets up).
 PetscErrorCode CheckBlasRows(EPS eps, Mat A, const std::string &p, const char *type) {
-  PetscErrorCode (*own)(void) = nullptr;
+  TbEPSTraits traits;
   PetscInt rows, size;
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQueryFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", &own));
+  PetscCall(TbEPSGetTraits(eps, &traits));
   const PetscInt limit = BlasGemvRowLimit();
-  if (own || limit == PETSC_MAX_INT) PetscFunctionReturn(0);
+  if (traits.own_vector_algebra || limit == PETSC_MAX_INT) PetscFunctionReturn(0);
   PetscCall(MatGetLocalSize(A, &rows, nullptr));
   PetscCall(MatGetSize(A, &size, nullptr));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rows, 1, MPIU_INT, MPI_MAX, comm));

@@ -1,6 +1,7 @@
 #include "study/ComparisonReport.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <limits>
 
@@ -17,7 +18,8 @@ std::string Cell(const char *fmt, double v) { return std::isnan(v) ? "-" : Forma
 std::vector<ComparisonRatio> RatiosToLanczos(std::span<const ComparisonRow> rows) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<ComparisonRatio> out;
-  const auto base = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.run == "lanczos" && r.converged && r.products > 0; });
+  // the base: the first converged run that splits its states at the centre (the Lanczos)
+  const auto base = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.splits_at_centre && r.converged && r.products > 0; });
   if (base == rows.end()) return out;
   for (const ComparisonRow &r : rows) {
     if (&r == &*base || r.skipped || r.seconds <= 0) continue;
@@ -41,7 +43,7 @@ PetscErrorCode PrintComparison(MPI_Comm comm, std::span<const ComparisonRow> row
   PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, "solver", "found", "conv", "max|dE| eV", "max resid", "products", "iters", "vectors", "time s", "peak MB",
                         "own MB", "note"));
   for (const ComparisonRow &r : rows) {
-    const std::string found = Format("%" PetscInt_FMT "/%" PetscInt_FMT, r.states, r.requested);
+    const std::string found = Format("%" PetscInt_FMT "/%" PetscInt_FMT, r.states(), r.requested);
     if (r.skipped) {
       PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, r.solver.c_str(), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
       continue;
@@ -81,7 +83,7 @@ TableForOutput ComparisonTable(std::span<const ComparisonRow> rows) {
   };
   auto integer = [&](const char *name, auto field) {
     std::vector<long long> v;
-    for (const ComparisonRow &r : rows) v.push_back((long long)(r.*field));
+    for (const ComparisonRow &r : rows) v.push_back((long long)std::invoke(field, r)); // a field, or states()
     t.columns.push_back({name, v});
   };
   auto real = [&](const char *name, auto field) {

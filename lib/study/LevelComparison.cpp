@@ -36,10 +36,10 @@ namespace {
 
 // Whether level k is at the edge of its run's window, where the window may have cut it: for a run asked for the
 // states nearest its centre, a level about as far from the centre as the farthest (the recentring leaves the two
-// ends 2e-6 of the half-width apart); for the Lanczos (nv below, nc above) or a row without centre, the lowest or
-// the highest level.
+// ends 2e-6 of the half-width apart); for a run that splits at the centre (the Lanczos: nv below, nc above) or a row
+// without centre, the lowest or the highest level.
 bool AtWindowEdge(const ComparisonRow &r, const std::vector<ComparedLevel> &levels, size_t k, double level_tol) {
-  if (std::isnan(r.center) || r.run == "lanczos") return k == 0 || k + 1 == levels.size();
+  if (std::isnan(r.center) || r.splits_at_centre) return k == 0 || k + 1 == levels.size();
   double far = 0;
   for (const ComparedLevel &l : levels) far = std::max(far, std::fabs(l.value - r.center));
   return std::fabs(levels[k].value - r.center) >= far - (level_tol + 1e-5 * far);

@@ -6,6 +6,7 @@
 
 #include "operator/OperatorProperties.hpp"
 #include "solvers/EigenSolve.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "study/AllocationTracker.hpp"
 #include "study/LevelComparison.hpp"
 #include "study/SolveMemory.hpp"
@@ -20,13 +21,15 @@ PetscErrorCode RunOne(Mat H, const ComparisonRun &run, const CompareOptions &o, 
   PetscInt n;
   EPS eps;
   EigenStates st;
+  TbEPSTraits traits;
   MemoryMeter meter;
   const CompareQuestion q{o.nev_valence, o.nev_conduction, center, o.max_products};
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
   PetscCall(MatGetSize(H, &n, nullptr));
   PetscCall(CreateRunSolver(comm, run, q, n, &eps));
-  const PetscErrorCode ierr = SolveEigenproblem(eps, H, SolverPolicy{}, &st, &meter);
+  PetscErrorCode ierr = TbEPSGetTraits(eps, &traits);
+  if (!ierr) ierr = SolveEigenproblem(eps, H, SolverPolicy{}, &st, &meter);
   PetscCall(EPSDestroy(&eps));
   PetscCall(ierr);
   // Vectors that are no eigenvectors of H are not states; a run asked for the states nearest E keeps that many.
@@ -37,48 +40,49 @@ PetscErrorCode RunOne(Mat H, const ComparisonRun &run, const CompareOptions &o, 
     else kept.emplace_back(st.values[i], st.residuals[i]);
   }
   const PetscInt nev = o.nev_valence + o.nev_conduction;
-  if (run.name != "lanczos" && (PetscInt)kept.size() > nev) {
+  if (!traits.splits_at_centre && (PetscInt)kept.size() > nev) {
     std::stable_sort(kept.begin(), kept.end(), [&](const auto &a, const auto &b) { return std::fabs(a.first - center) < std::fabs(b.first - center); });
     kept.resize(nev);
     std::sort(kept.begin(), kept.end());
   }
-  row->values.clear(), row->residuals.clear();
+  const std::string label = row->solver;
+  static_cast<EigenStates &>(*row) = std::move(st); // the solve's record, with the states counted below (no vectors: the EPS is gone)
+  if (!label.empty()) row->solver = label;          // the run's name in the table; a run of the user's own: its description
+  row->values.clear(), row->residuals.clear(), row->index.clear(), row->vectors = false;
   double worst = 0;
   for (const auto &[v, r] : kept) row->values.push_back(v), row->residuals.push_back(r), worst = std::max(worst, r);
-  row->states = (PetscInt)kept.size(), row->requested = nev, row->center = center;
+  row->requested = nev, row->center = center, row->splits_at_centre = traits.splits_at_centre, row->solver_mb = meter.solver_mb;
   row->max_residual = kept.empty() ? std::numeric_limits<double>::quiet_NaN() : worst;
-  row->products = st.products, row->iterations = st.iterations, row->vectors_held = st.vectors_held, row->seconds = st.seconds;
-  row->peak_rss_mb = st.peak_rss_mb, row->solver_mb = meter.solver_mb;
-  row->converged = row->states >= nev && st.complete;
-  if (!row->converged) AddNote(&row->note, Format("not converged within %" PetscInt_FMT " products (%" PetscInt_FMT " of %" PetscInt_FMT " states)", o.max_products, row->states, nev));
+  row->converged = row->states() >= nev && row->complete;
+  if (!row->converged) AddNote(&row->note, Format("not converged within %" PetscInt_FMT " products (%" PetscInt_FMT " of %" PetscInt_FMT " states)", o.max_products, row->states(), nev));
   if (unresolved) AddNote(&row->note, Format("%" PetscInt_FMT " vectors with residual > %.1e eV not counted", unresolved, residual_limit));
   row->run_note = row->note;
   PetscFunctionReturn(0);
 }
 
-// The centre of the runs after a converged Lanczos: the nv + nc states nearest the middle of its states are those
-// states, as long as the next level outside is farther than the edge level from the centre. Off the exact middle
-// (where the folded spectrum sees the two edge levels as one) by 1e-6 of the half-width: far less than a level
-// spacing, far more than the folded solvers' resolution.
-double RecenteredCenter(const std::vector<double> &lanczos_values) {
-  const double lo = lanczos_values.front(), hi = lanczos_values.back();
+// The centre of the runs after a converged run that split its states at the centre (nv below, nc above): the nv + nc
+// states nearest the middle of its states are those states, as long as the next level outside is farther than the
+// edge level from the centre. Off the exact middle (where the folded spectrum sees the two edge levels as one) by 1e-6
+// of the half-width: far less than a level spacing, far more than the folded solvers' resolution.
+double RecenteredCenter(const std::vector<double> &split_values) {
+  const double lo = split_values.front(), hi = split_values.back();
   return 0.5 * (lo + hi) + 1e-6 * 0.5 * (hi - lo);
 }
 
-// When the levels are not balanced around E and the runs were not recentred, "nv below and nc above E" (Lanczos) and
-// "the nv + nc nearest E" (SLEPc, folded) are different states: says so.
+// When the levels are not balanced around E and the runs were not recentred, "nv below and nc above E" (a run that
+// splits at the centre, the Lanczos) and "the nv + nc nearest E" (SLEPc, folded) are different states: says so.
 PetscErrorCode HintWhenTheQuestionsDiffer(MPI_Comm comm, const std::vector<ComparisonRow> &rows, const CompareOptions &o) {
   PetscFunctionBeginUser;
-  const auto lanczos = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.run == "lanczos" && r.converged; });
-  if (lanczos == rows.end()) PetscFunctionReturn(0);
+  const auto split = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.splits_at_centre && r.converged; });
+  if (split == rows.end()) PetscFunctionReturn(0);
   for (const ComparisonRow &r : rows) {
-    if (&r == &*lanczos || !r.converged || r.center != o.gap_center) continue;
+    if (r.splits_at_centre || !r.converged || r.center != o.gap_center) continue;
     const PetscInt below = (PetscInt)std::count_if(r.values.begin(), r.values.end(), [&](double v) { return v < o.gap_center; });
     if (below == o.nev_valence) continue;
     PetscCall(PetscPrintf(comm,
-                          "compare: note: %s, asked for the %" PetscInt_FMT " states nearest %.6f eV, found %" PetscInt_FMT " below it, the Lanczos %" PetscInt_FMT " below and %" PetscInt_FMT
+                          "compare: note: %s, asked for the %" PetscInt_FMT " states nearest %.6f eV, found %" PetscInt_FMT " below it, %s %" PetscInt_FMT " below and %" PetscInt_FMT
                           " above: they are compared on the levels both found (-compare_recenter 1 with the Lanczos first asks both the same question)\n",
-                          r.solver.c_str(), o.nev_valence + o.nev_conduction, o.gap_center, below, o.nev_valence, o.nev_conduction));
+                          r.solver.c_str(), o.nev_valence + o.nev_conduction, o.gap_center, below, split->solver.c_str(), o.nev_valence, o.nev_conduction));
     break;
   }
   PetscFunctionReturn(0);
@@ -92,6 +96,7 @@ PetscErrorCode RunOrSkip(Mat H, const ComparisonRun &run, const CompareOptions &
   PetscCall(MatGetSize(H, &n, nullptr));
   PetscCall(OperatorHasEntries(H, &entries));
   row->run = run.name, row->solver = run.label, row->requested = o.nev_valence + o.nev_conduction;
+  row->vectors_held = 0, row->peak_rss_mb = 0; // a skipped run held nothing
   if (run.needs_entries && !entries) {
     row->skipped = true, row->converged = false;
     row->note = row->run_note = "skipped: shift-and-invert factors H; it needs -hamiltonian aij or baij";
@@ -121,7 +126,7 @@ PetscErrorCode CompareOptionsFromOptions(MPI_Comm comm, const CompareOptions &de
   PetscCall(PetscOptionsInt("-compare_sinvert_max_rows", "Largest H (rows) for the shift-and-invert run with MUMPS (0: never)", "CompareSolvers", o.sinvert_max_rows, &o.sinvert_max_rows, nullptr));
   PetscCall(PetscOptionsBool("-compare_recenter", "Runs after the Lanczos look around the middle of its states (same question for all)", "CompareSolvers", o.recenter, &o.recenter, nullptr));
   PetscCall(PetscOptionsReal("-compare_level_tol", "States closer than this (eV) form one level", "CompareSolvers", tol, &tol, nullptr));
-  PetscCall(PetscOptionsStringArray("-compare_runs", ("Runs, in order (default " + all + ")").c_str(), "CompareSolvers", names, &nnames, &names_set));
+  PetscCall(PetscOptionsStringArray("-compare_runs", ("Runs, in order (default " + all + "; a name of your own with -<name>_eps_type)").c_str(), "CompareSolvers", names, &nnames, &names_set));
   PetscOptionsEnd();
   if (!names_set) nnames = 0;
   std::vector<std::string> given(names, names + nnames);
@@ -137,11 +142,12 @@ PetscErrorCode CompareOptionsFromOptions(MPI_Comm comm, const CompareOptions &de
   if (names_set) o.runs.clear();
   o.runs_given = names_set;
   for (const std::string &g : given) {
-    const auto &all_runs = ComparisonRuns();
-    const auto r = std::find_if(all_runs.begin(), all_runs.end(), [&](const ComparisonRun &x) { return g == x.name; });
-    PetscCheck(r != all_runs.end(), comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s is not a run (%s)", g.c_str(), all.c_str());
+    ComparisonRun run;
+    bool found;
+    PetscCall(FindComparisonRun(g, &run, &found));
+    PetscCheck(found, comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s is not a run (%s), nor one of your own (give -%s_eps_type for that)", g.c_str(), all.c_str(), g.c_str());
     PetscCheck(std::none_of(o.runs.begin(), o.runs.end(), [&](const ComparisonRun &x) { return x.name == g; }), comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s is given twice", g.c_str());
-    o.runs.push_back(*r);
+    o.runs.push_back(run);
   }
   if (o.runs.empty()) o.runs = ComparisonRuns();
   o.gap_center = gap, o.level_tol = tol;
@@ -167,19 +173,19 @@ PetscErrorCode CompareSolvers(Mat H, const CompareOptions &opts, std::vector<Com
   rows->assign(earlier.begin(), earlier.end());
   double center = opts.gap_center;
   for (const ComparisonRow &row : earlier)
-    if (row.run == "lanczos" && opts.recenter && row.converged && !row.values.empty()) {
+    if (row.splits_at_centre && opts.recenter && row.converged && !row.values.empty()) {
       center = RecenteredCenter(row.values);
-      PetscCall(PetscPrintf(comm, "compare: %zu rows measured before; the new runs look around %.6f eV, the middle of their Lanczos states (-compare_recenter)\n", earlier.size(), center));
+      PetscCall(PetscPrintf(comm, "compare: %zu rows measured before; the new runs look around %.6f eV, the middle of the states of %s (-compare_recenter)\n", earlier.size(), center, row.solver.c_str()));
     }
   PetscCall(StartAllocationTracking()); // the vectors each run holds are measured
   for (size_t i = 0; i < opts.runs.size(); ++i) {
     ComparisonRow row;
     PetscCall(RunOrSkip(H, opts.runs[i], opts, center, residual_limit, &row));
     PetscCall(PetscPrintf(comm, "compare [%zu/%zu] %s: %" PetscInt_FMT " of %" PetscInt_FMT " states, %" PetscInt_FMT " products, %.2f s%s%s\n", i + 1, opts.runs.size(), row.solver.c_str(),
-                          row.states, nev, row.products, row.seconds, row.note.empty() ? "" : "; ", row.note.c_str()));
-    if (row.run == "lanczos" && opts.recenter && row.converged && !row.values.empty()) {
+                          row.states(), nev, row.products, row.seconds, row.note.empty() ? "" : "; ", row.note.c_str()));
+    if (row.splits_at_centre && opts.recenter && row.converged && !row.values.empty()) {
       center = RecenteredCenter(row.values);
-      PetscCall(PetscPrintf(comm, "compare: the runs after it look around %.6f eV, the middle of the Lanczos states [%.6f, %.6f] eV (-compare_recenter)\n", center, row.values.front(),
+      PetscCall(PetscPrintf(comm, "compare: the runs after it look around %.6f eV, the middle of its states [%.6f, %.6f] eV (-compare_recenter)\n", center, row.values.front(),
                             row.values.back()));
     }
     rows->push_back(std::move(row));

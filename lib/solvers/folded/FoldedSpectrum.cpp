@@ -13,6 +13,7 @@
 #include "solvers/SortCriterion.hpp"
 #include "solvers/SolveMonitor.hpp"
 #include "solvers/SolverPolicy.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "solvers/folded/ChebyshevFilter.hpp"
 #include "solvers/folded/FoldedOperator.hpp"
 #include "solvers/folded/SpectrumEstimates.hpp"
@@ -276,6 +277,47 @@ PetscErrorCode EPSView_Folded(EPS eps, PetscViewer viewer) {
 
 PetscErrorCode EPSFoldedGetInner_Folded(EPS eps, EPS *inner) { return InnerEPS(eps, inner); }
 
+// "folded (<the inner solver's description>)".
+PetscErrorCode EPSDescribe_Folded(EPS eps, char *text, size_t size) {
+  EPS inner;
+  std::string of;
+  PetscFunctionBeginUser;
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(TbEPSDescribe(inner, &of));
+  std::snprintf(text, size, "folded (%s)", of.c_str());
+  PetscFunctionReturn(0);
+}
+
+// The inner solver's vectors and the work vector (H - sigma) x of the folded operator.
+PetscErrorCode EPSEstimateVectors_Folded(EPS eps, PetscInt nev, PetscInt *vectors) {
+  EPS inner;
+  PetscFunctionBeginUser;
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(TbEPSEstimateVectors(inner, nev, vectors));
+  *vectors += 1;
+  PetscFunctionReturn(0);
+}
+
+// Its vector algebra is its inner solver's, which is checked when the folded one sets up.
+PetscErrorCode EPSGetTraits_Folded(EPS, TbEPSTraits *t) {
+  t->own_vector_algebra = true;
+  return 0;
+}
+
+// Two products of H per product of F: the inner solver gets half the cap, for the folded question's nev.
+PetscErrorCode EPSSetProductCap_Folded(EPS eps, PetscInt rows, PetscInt products) {
+  EPS inner;
+  PetscInt ncv, mpd;
+  PetscFunctionBeginUser;
+  PetscCall(InnerEPS(eps, &inner));
+  PetscCall(EPSGetDimensions(inner, nullptr, &ncv, &mpd));
+  PetscCall(EPSSetDimensions(inner, eps->nev, ncv, mpd));
+  PetscCall(TbEPSSetProductCap(inner, rows, std::max<PetscInt>(1, products / 2)));
+  PetscFunctionReturn(0);
+}
+
+constexpr const char *kFoldedComposed[] = {"EPSFoldedGetInner_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C", "TbEPSGetTraits_C", "TbEPSSetProductCap_C"};
+
 PetscErrorCode EPSDestroy_Folded(EPS eps) {
   EPS_Folded *ctx = Ctx(eps);
   PetscFunctionBeginUser;
@@ -283,13 +325,10 @@ PetscErrorCode EPSDestroy_Folded(EPS eps) {
   PetscCall(MatDestroy(&ctx->F));
   delete ctx;
   eps->data = nullptr;
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", nullptr));
+  for (const char *name : kFoldedComposed) PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void))nullptr));
   PetscFunctionReturn(0);
 }
 
-// A marker: the folded type's vector algebra is its inner solver's, which is checked when the folded one sets up.
-PetscErrorCode EPSOwnVectorAlgebra_Folded(void) { return 0; }
 
 } // namespace
 
@@ -308,7 +347,10 @@ PetscErrorCode EPSCreate_Folded(EPS eps) {
   eps->ops->setupsort = EPSSetUpSort_Tbpeta;
   eps->ops->setdefaultst = EPSSetDefaultST_Folded;
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", EPSFoldedGetInner_Folded));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", EPSOwnVectorAlgebra_Folded));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_Folded));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_Folded));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSGetTraits_C", EPSGetTraits_Folded));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetProductCap_C", EPSSetProductCap_Folded));
   PetscFunctionReturn(0);
 }
 

@@ -11,7 +11,9 @@
 
 #include "solvers/EpsOptionPrefix.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "solvers/SortCriterion.hpp"
+#include "support/ErrorReporting.hpp"
 
 namespace tbpeta {
 
@@ -245,25 +247,63 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
 // The recurrence's 3 vectors and the states; with vectors the second pass's window (ritz_batch - 2 more); with
 // restarted passes also their candidates and the new states, at most about as many again (each level of the first pass
 // may have a further direction, with its partner).
-PetscErrorCode EPSNemoEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
+PetscErrorCode EPSEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
   const LanczosOptions &o = NemoCtx(eps)->opts;
   *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
   return 0;
 }
 
-PetscErrorCode EPSReportsProgress_Nemo(void) { return 0; } // a marker: the passes print their own progress lines
-PetscErrorCode EPSOwnVectorAlgebra_Nemo(void) { return 0; } // a marker: no BLAS on vectors (StateColumns' own loops)
+PetscErrorCode EPSDescribe_Nemo(EPS eps, char *text, size_t size) {
+  std::snprintf(text, size, "%s", lanczos::LanczosDescription(NemoCtx(eps)->report).c_str());
+  return 0;
+}
+
+// The levels that had not converged when the solve stopped at its step limit.
+PetscErrorCode EPSPrintWarnings_Nemo(EPS eps) {
+  const LanczosReport &r = NemoCtx(eps)->report;
+  std::string list;
+  PetscFunctionBeginUser;
+  if (r.converged || r.steps == 0) PetscFunctionReturn(0);
+  for (double x : r.unconverged) list += (list.empty() ? "" : ", ") + std::to_string(x);
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)eps), "%s: warning: the Lanczos stopped at %" PetscInt_FMT " steps (%seps_max_it) with %zu wanted levels not converged: %s eV\n", ProgramName(),
+                        r.steps, OptionPrefix(eps).c_str(), r.unconverged.size(), list.c_str()));
+  PetscFunctionReturn(0);
+}
+
+// Its own vector algebra and progress lines; a target splits the states at it (-eps_nemo_valence below, the rest
+// above, whole levels).
+PetscErrorCode EPSGetTraits_Nemo(EPS eps, TbEPSTraits *t) {
+  t->own_vector_algebra = t->reports_progress = true;
+  t->splits_at_centre = eps->which == EPS_TARGET_MAGNITUDE || eps->which == EPS_TARGET_REAL || !eps->which;
+  t->returns_vectors = NemoCtx(eps)->opts.vectors;
+  return 0;
+}
+
+PetscErrorCode EPSSetQuestion_Nemo(EPS eps, PetscInt nv, PetscInt nc, PetscReal centre) {
+  PetscFunctionBeginUser;
+  PetscCall(TbEPSSetQuestion_Default(eps, nv, nc, centre));
+  NemoCtx(eps)->valence = nv;
+  PetscFunctionReturn(0);
+}
+
+// One product of H per step: the cap is the steps of the first pass (a user's -eps_max_it wins).
+PetscErrorCode EPSSetProductCap_Nemo(EPS eps, PetscInt, PetscInt products) {
+  PetscReal tol;
+  PetscInt max_it;
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetTolerances(eps, &tol, &max_it));
+  if (max_it == PETSC_DEFAULT) PetscCall(EPSSetTolerances(eps, tol, std::max<PetscInt>(1, products)));
+  PetscFunctionReturn(0);
+}
+
+constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C", "EPSNemoSetCentre_C", "EPSNemoGetReport_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C",
+                                        "TbEPSPrintWarnings_C", "TbEPSGetTraits_C", "TbEPSSetQuestion_C", "TbEPSSetProductCap_C"};
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
   delete NemoCtx(eps);
   eps->data = nullptr;
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", nullptr));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", nullptr));
+  for (const char *name : kNemoComposed) PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void))nullptr));
   PetscFunctionReturn(0);
 }
 
@@ -286,9 +326,12 @@ PetscErrorCode EPSCreate_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", EPSNemoSetValence_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", EPSNemoSetCentre_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", EPSNemoGetReport_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoEstimateVectors_C", EPSNemoEstimateVectors_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSReportsProgress_C", EPSReportsProgress_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSOwnVectorAlgebra_C", EPSOwnVectorAlgebra_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSPrintWarnings_C", EPSPrintWarnings_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSGetTraits_C", EPSGetTraits_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetQuestion_C", EPSSetQuestion_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetProductCap_C", EPSSetProductCap_Nemo));
   PetscFunctionReturn(0);
 }
 
