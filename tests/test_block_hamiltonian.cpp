@@ -14,9 +14,10 @@
 #include "system_fixture.hpp"
 #include "test_support.hpp"
 #include "bulk/CellSpectrum.hpp"
-#include "operator/BlockHamiltonian.hpp"
+#include "operator/block/BlockHamiltonian.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "strain/SystemRelaxation.hpp"
 #include "study/SolverComparison.hpp"
 
 using namespace tbpeta;
@@ -96,6 +97,72 @@ TEST(BlockHamiltonian, SameProductsAsTheStoredMatrix) {
   ExpectSameOperator("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy AlAs,0.3 -alloy_seed 7");
   ExpectSameOperator("-params vogl1983 -material Si -cells 2,3,3 -periodic 0,0,0");
   ExpectSameOperator("-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1 -k 0.1,0.2,0.3"); // bonds to its own images
+}
+
+// A potential on the atoms (Structure::potential, eV per owned atom) enters every operator kind in one place: the
+// product of each kind is H x + V x, with V the potential on every orbital and spin of its atom (a closed form from
+// the product without the potential), and the norms of every kind agree with the stored matrix's.
+TEST(BlockHamiltonian, APotentialOnTheAtomsEntersEveryKind) {
+  TBPETA_ASSERT_RANKS();
+  for (const char *options : {"-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6",
+                              "-params nemo3d -material GaAs -cells 4,4,3 -periodic 1,1,0 -dot_material InAs -dot_radius 0.7 -strain keating"}) {
+    SCOPED_TRACE(options);
+    TightBindingSystem sys;
+    SystemStrain strain;
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
+    ASSERT_EQ(RelaxSystem(PETSC_COMM_WORLD, &sys, &strain), 0); // (nothing to relax without -strain keating)
+    Mat H0;
+    ASSERT_EQ(MakeOperator(sys, "aij", &H0), 0);
+    Vec x, y0, vx;
+    ASSERT_EQ(tbpeta::test::HashedVector(H0, &x), 0);
+    VecDuplicate(x, &y0), VecDuplicate(x, &vx);
+    MatMult(H0, x, y0);
+    // A potential that differs from atom to atom (a linear ramp in the canonical index and a constant), so that no two
+    // atoms of a configuration share it.
+    const Structure &s = sys.structure;
+    sys.structure.potential.resize(s.owned);
+    const OperatorProperties *props;
+    ASSERT_EQ(OperatorGetProperties(H0, &props), 0);
+    std::vector<PetscInt> canonical(s.owned);
+    PetscInt rstart;
+    MatGetOwnershipRange(H0, &rstart, nullptr);
+    ForEachCanonicalRow(props, s.owned * props->rows_per_atom, rstart, [&](PetscInt i, PetscInt row) {
+      if (i % props->rows_per_atom == 0) canonical[i / props->rows_per_atom] = row / props->rows_per_atom;
+    });
+    for (PetscInt i = 0; i < s.owned; ++i) sys.structure.potential[i] = 0.25 - 1e-3 * (double)canonical[i];
+    {
+      PetscScalar *v;
+      const PetscScalar *xa;
+      VecGetArray(vx, &v), VecGetArrayRead(x, &xa);
+      for (PetscInt r = 0; r < s.owned * props->rows_per_atom; ++r) v[r] = sys.structure.potential[r / props->rows_per_atom] * xa[r];
+      VecRestoreArray(vx, &v), VecRestoreArrayRead(x, &xa);
+    }
+    VecAXPY(vx, 1.0, y0); // the expected H x + V x
+    PetscReal yn, hinf = 0, hfro = 0;
+    VecNorm(vx, NORM_INFINITY, &yn);
+    for (const char *kind : {"aij", "baij", "stored_blocks", "shell", "shell -"}) {
+      SCOPED_TRACE(kind);
+      const std::string k = kind;
+      Mat H;
+      ASSERT_EQ(MakeOperator(sys, k == "shell -" ? "shell" : k, &H, k != "shell -"), 0);
+      Vec z;
+      VecDuplicate(x, &z);
+      MatMult(H, x, z);
+      VecAXPY(z, -1.0, vx);
+      PetscReal dn, inf, fro;
+      VecNorm(z, NORM_INFINITY, &dn);
+      EXPECT_LE(dn, 1e-12 * yn);
+      MatNorm(H, NORM_INFINITY, &inf), MatNorm(H, NORM_FROBENIUS, &fro);
+      if (k == "aij") hinf = inf, hfro = fro;
+      EXPECT_NEAR(inf, hinf, 1e-12 * hinf);
+      EXPECT_NEAR(fro, hfro, 1e-12 * hfro);
+      VecDestroy(&z);
+      MatDestroy(&H);
+    }
+    VecDestroy(&x), VecDestroy(&y0), VecDestroy(&vx);
+    MatDestroy(&H0);
+    PetscOptionsClear(nullptr);
+  }
 }
 
 TEST(BlockHamiltonian, ProductsRepeatBitForBit) {

@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "geometry/HaloAnalysis.hpp"
-#include "operator/BlockHamiltonian.hpp"
+#include "operator/block/BlockHamiltonian.hpp"
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;

@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 #include "model/BulkCell.hpp"
 #include "operator/HamiltonianBlocks.hpp"
-#include "operator/StrainedBondKernel.hpp"
+#include "operator/block/StrainedBondKernel.hpp"
 #include "strain/SystemRelaxation.hpp"
 
 using namespace tbpeta;

@@ -76,6 +76,10 @@ struct Structure {
   LargeVector<PlaneIndex> sites;                   // owned atoms [0, owned), then halo atoms
   LargeVector<std::uint8_t> material;              // per site; kNoMaterial for halo anions (never needed)
   LargeVector<std::array<double, 3>> displacement; // nm per site, or empty: every atom at its ideal site (no relaxation)
+  // The potential energy on each owned atom (eV), added to every orbital and spin of its on-site block by every
+  // operator kind (HamiltonianBlocks::onsiteTerms): the one place for potentials on the atoms (electrostatic,
+  // piezoelectric, applied fields). Empty: none.
+  LargeVector<double> potential;
   SharedArray<std::array<int, 4>> bonds;           // owned atoms: site index of bond b's neighbour, -1 = dangling
   LargeVector<std::uint32_t> wraps;                // owned atoms: per bond b and axis a, the wrap sign + 1 in bits 2 (3b + a)
   std::vector<PetscInt> halo_global;               // global index of each halo atom (ascending)

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "operator/BlockHamiltonian.hpp"
+#include "operator/block/BlockHamiltonian.hpp"
 #include "operator/HamiltonianBlocks.hpp"
 #include "operator/MatrixHamiltonian.hpp"
 #include "operator/OperatorProperties.hpp"

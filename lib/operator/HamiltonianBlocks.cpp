@@ -223,7 +223,8 @@ HamiltonianBlocks::OnSiteTerms HamiltonianBlocks::onsiteTerms(PetscInt i) const 
   auto diag = onsiteEnergies(e);
   for (int o = 0; o < kFullOrbitals; ++o) diag[o] += shift;
   addOnsiteCorrection(i, &diag);
-  for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]];
+  const double potential = s_.potential.empty() ? 0.0 : s_.potential[i]; // the atom's potential energy, every orbital
+  for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]] + potential;
   t.lambda = model_.spin_orbit ? e.lambda_so : 0;
   for (int b = 0; b < 4; ++b) {
     if (s_.bonds[i][b] >= 0) continue;

@@ -7,8 +7,8 @@ namespace tbpeta {
 // Each kind's file defines its OperatorKind; registering it is one line of the table below.
 OperatorKind AijOperatorKind();          // MatrixHamiltonian.cpp
 OperatorKind BaijOperatorKind();         // MatrixHamiltonian.cpp
-OperatorKind StoredBlocksOperatorKind(); // BlockHamiltonian.cpp
-OperatorKind ShellOperatorKind();        // BlockHamiltonian.cpp
+OperatorKind StoredBlocksOperatorKind(); // block/BlockShell.cpp
+OperatorKind ShellOperatorKind();        // block/BlockShell.cpp
 
 const std::vector<OperatorKind> &OperatorKinds() {
   static const std::vector<OperatorKind> kinds = {

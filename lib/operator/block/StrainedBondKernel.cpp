@@ -1,4 +1,4 @@
-#include "operator/StrainedBondKernel.hpp"
+#include "operator/block/StrainedBondKernel.hpp"
 
 #include <algorithm>
 #include <cmath>

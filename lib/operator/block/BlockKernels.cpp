@@ -1,0 +1,112 @@
+#include "operator/block/BlockKernels.hpp"
+
+namespace tbpeta::block {
+
+namespace {
+
+// The anion->cation vector of bond b of owned atom i (a strained H on the fly), and whether it is the ideal bond
+// of its binary (no displacement difference, the binary's own length): ideal bonds use the table's blocks.
+inline bool StrainedBondVector(const BlockOperator &op, PetscInt i, int b, PetscInt j, double r[3]) {
+  const bool anion = op.anion[i];
+  const PetscInt an = anion ? i : j, ca = anion ? j : i;
+  const auto &ua = op.u[an], &uc = op.u[ca];
+  const double du[3] = {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]};
+  for (int a = 0; a < 3; ++a) r[a] = op.ideal[b][a] + du[a];
+  return !op.box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0 && op.q == op.rows[2 * op.material[ca]].q0;
+}
+
+// The four bonds of owned atom i as its rows see them (from i to the neighbour), measured at once, and which of them
+// are strained (the others, ideal or dangling, take the table's blocks or nothing).
+inline void MeasureStrainedBonds(const BlockOperator &op, PetscInt i, BondGeometry *g, bool strained[4]) {
+  const bool anion = op.anion[i];
+  double r[4][3], d0sq[4];
+  for (int b = 0; b < 4; ++b) {
+    const std::int32_t j = op.nbr[i][b];
+    double *rb = r[b];
+    for (int a = 0; a < 3; ++a) rb[a] = op.ideal[b][a]; // a dangling bond's lane: any length but zero
+    strained[b] = j >= 0 && !StrainedBondVector(op, i, b, j, rb);
+    if (!anion) rb[0] = -rb[0], rb[1] = -rb[1], rb[2] = -rb[2]; // the cation's rows see the bond reversed
+    d0sq[b] = op.rows[2 * op.material[anion && j >= 0 ? j : i]].d0sq;
+  }
+  MeasureBonds(BondLanes{r[0][0], r[1][0], r[2][0], r[3][0]}, BondLanes{r[0][1], r[1][1], r[2][1], r[3][1]}, BondLanes{r[0][2], r[1][2], r[2][2], r[3][2]},
+               BondLanes{d0sq[0], d0sq[1], d0sq[2], d0sq[3]}, g);
+}
+
+// yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
+// the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
+template <int N, int S>
+void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *yi) {
+  constexpr size_t n = 2 * N * S;
+  alignas(32) double acc[S][N][2], t[S][N][2];
+  const double *xi = xl + n * i;
+  const AtomTerms &at = op.termsOf(i);
+  const OnSite &o = op.onsites[at.onsite];
+  const double *diag = op.own_diagonal ? op.diag.data() + (size_t)i * N : o.diag.data();
+  for (int sp = 0; sp < S; ++sp)
+    for (int r = 0; r < N; ++r) {
+      acc[sp][r][0] = diag[r] * xi[2 * (sp * N + r)];
+      acc[sp][r][1] = diag[r] * xi[2 * (sp * N + r) + 1];
+    }
+  if (o.passivated)
+    for (int sp = 0; sp < S; ++sp)
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) {
+          acc[sp][r][0] += o.passivation[r][c] * xi[2 * (sp * N + c)];
+          acc[sp][r][1] += o.passivation[r][c] * xi[2 * (sp * N + c) + 1];
+        }
+  if (S == 2 && o.spin_orbit) // (x, y, z) up are orbitals 1..3 of spin 0, down of spin 1
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) {
+        const Complex v = o.so[r][c];
+        if (v == Complex(0)) continue;
+        const double *xc = xi + 2 * ((c / 3) * N + 1 + c % 3);
+        double *ar = acc[(r / 3) % S][1 + r % 3];
+        ar[0] += v.real() * xc[0] - v.imag() * xc[1];
+        ar[1] += v.real() * xc[1] + v.imag() * xc[0];
+      }
+  const bool fly = op.strained && op.source != BlockSource::per_bond;
+  BondGeometry geometry;
+  bool strained[4];
+  if (fly) MeasureStrainedBonds(op, i, &geometry, strained);
+  for (int b = 0; b < 4; ++b) {
+    const std::int32_t j = op.nbr[i][b];
+    if (j < 0) continue;
+    const double *xj = j < op.owned ? xl + n * j : xg + n * (j - op.owned);
+    const std::uint8_t ph = at.phase[b];
+    int key = fly ? 0 : at.block[b];
+    if (fly) {
+      const bool anion = op.anion[i];
+      const int m = op.material[anion ? j : i];
+      if (strained[b]) { // evaluated here
+        if (ph) std::memset(t, 0, sizeof t);
+        AddStrainedBond<N, S>(op.rows[2 * m + (anion ? 0 : 1)], geometry, b, xj, ph ? t : acc);
+        if (ph) AddPhased<N, S>(op.phases[ph], t, acc);
+        continue;
+      }
+      key = m * 8 + b * 2 + (anion ? 0 : 1); // an ideal bond: the block of its key (HamiltonianBlocks::bondKey)
+    }
+    const double *B;
+    alignas(32) double scratch[N * N];
+    if (op.source == BlockSource::recomputed) {
+      HamiltonianBlocks::RecomputeBondBlock(op.model, key, scratch, true);
+      B = scratch;
+    } else B = op.blocks.data() + (size_t)key * N * N;
+    if (ph == 0) {
+      AddBlockProduct<N, S>(B, xj, acc);
+      continue;
+    }
+    std::memset(t, 0, sizeof t);
+    AddBlockProduct<N, S>(B, xj, t);
+    AddPhased<N, S>(op.phases[ph], t, acc);
+  }
+  std::memcpy(yi, acc, sizeof acc);
+}
+
+} // namespace
+
+AtomKernel KernelFor(int norb, int spins) {
+  if (norb == 10) return spins == 2 ? ApplyAtom<10, 2> : ApplyAtom<10, 1>;
+  return spins == 2 ? ApplyAtom<5, 2> : ApplyAtom<5, 1>;
+}
+
+} // namespace tbpeta::block

@@ -1,0 +1,145 @@
+// The block operator's face: a MatShell with its products, norms and halo, and the two operator kinds built on it
+// (-hamiltonian stored_blocks and shell, OperatorKinds.cpp).
+#include <petscsf.h>
+
+#include <vector>
+
+#include "operator/FusedLanczosProduct.hpp"
+#include "operator/OperatorKind.hpp"
+#include "operator/block/BlockHamiltonian.hpp"
+#include "operator/block/BlockKernels.hpp"
+#include "operator/block/BlockProducts.hpp"
+#include "operator/block/BlockTables.hpp"
+
+namespace tbpeta {
+
+namespace {
+
+template <class T, class A>
+double Capacity(const std::vector<T, A> &v) {
+  return (double)v.capacity() * sizeof(T);
+}
+
+// The MatShell on the operator, and the halo: the star forest that brings each halo atom's rows from its owner (the
+// owner's rank and local atom from the structure's rank offsets), set up here so that no product pays for it.
+PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, block::BlockOperator *op, Mat *H) {
+  PetscMPIInt size;
+  PetscLayout rows;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  // H's rows from the structure's rank offsets: a layout set up without the reductions MatSetSizes would make.
+  std::vector<PetscInt> range(s.offsets.size());
+  for (size_t r = 0; r < range.size(); ++r) range[r] = s.offsets[r] * op->bs;
+  PetscCall(PetscLayoutCreateFromRanges(comm, range.data(), PETSC_COPY_VALUES, 1, &rows));
+  PetscCall(MatCreate(comm, H));
+  PetscCall(MatSetLayouts(*H, rows, rows));
+  PetscCall(PetscLayoutDestroy(&rows));
+  PetscCall(MatSetType(*H, MATSHELL));
+  PetscCall(MatShellSetContext(*H, op));
+  PetscCall(MatSetUp(*H));
+  PetscCall(MatShellSetOperation(*H, MATOP_MULT, (void (*)(void))block::MultBlockOperator));
+  PetscCall(MatShellSetOperation(*H, MATOP_NORM, (void (*)(void))block::NormBlockOperator));
+  PetscCall(MatShellSetOperation(*H, MATOP_DESTROY, (void (*)(void))block::DestroyBlockOperator));
+  PetscCall(MatSetOption(*H, MAT_HERMITIAN, PETSC_TRUE));
+  PetscCall(MatSetFusedLanczosProduct(*H, block::FusedMultBlockOperator));
+  PetscCall(MatSetLazyLanczosProduct(*H, block::LazyMultBlockOperator));
+  if (size == 1) PetscFunctionReturn(0); // one rank has no halo (a periodic face wraps onto its own atoms)
+  PetscSFNode *owners; // handed to the star forest, not copied
+  PetscCall(PetscMalloc1(s.halo(), &owners));
+  for (PetscInt h = 0; h < s.halo(); ++h) {
+    const int owner = s.ownerOf(s.halo_global[h]);
+    owners[h].rank = owner, owners[h].index = s.halo_global[h] - s.offsets[owner];
+  }
+  PetscCall(PetscSFCreate(comm, &op->halo_sf));
+  PetscCall(PetscSFSetGraph(op->halo_sf, s.owned, s.halo(), nullptr, PETSC_OWN_POINTER, owners, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(op->halo_sf));
+  PetscCallMPI(MPI_Type_contiguous(op->bs, MPIU_SCALAR, &op->unit));
+  PetscCallMPI(MPI_Type_commit(&op->unit));
+  PetscCall(PetscMalloc1((size_t)s.halo() * op->bs, &op->ghost));
+  PetscFunctionReturn(0);
+}
+
+} // namespace
+
+PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
+  PetscFunctionBeginUser;
+  const HamiltonianBlocks blocks(s, model, k, false); // dense blocks only: no stored patterns
+  auto *op = new block::BlockOperator;
+  op->source = source;
+  op->bs = blocks.blockSize(), op->norb = blocks.orbitals(), op->spins = blocks.spins();
+  op->apply = block::KernelFor(op->norb, op->spins);
+  op->owned = s.owned, op->halo = s.halo();
+  if (source == BlockSource::recomputed || blocks.strained()) op->model = model;
+  op->strained = blocks.strained();
+  op->own_diagonal = op->strained || !s.potential.empty();
+  if (op->own_diagonal) op->diag.reserve((size_t)s.owned * op->norb);
+  if (op->strained) {
+    op->q = s.a_nm / 4;
+    op->box_strained = s.homogeneouslyStrained();
+    for (int b = 0; b < 4; ++b) op->ideal[b] = StrainedIdealBond(ZincblendeLattice::kAnionBonds[b], op->q, s.strain);
+    if (source != BlockSource::per_bond) { // what the product evaluates each bond from
+      op->material = s.material;
+      if (s.displacement.empty()) op->u.assign(s.sites.size(), {0.0, 0.0, 0.0}); // a homogeneous strain only
+      else op->u = s.displacement;
+      op->anion.resize(s.owned);
+      for (PetscInt i = 0; i < s.owned; ++i) op->anion[i] = s.sublattice(i) == Sublattice::anion;
+      for (const auto &m : model.materials)
+        for (bool anion_row : {true, false}) op->rows.push_back(MakeRowIntegrals(m, anion_row, model.strained.scaling == BondScaling::harrison, UnstrainedBondLength2(m)));
+      if (source == BlockSource::shared) { // the ideal bonds' blocks, by key
+        op->blocks.resize((size_t)blocks.bondKeys() * op->norb * op->norb);
+        for (int key = 0; key < blocks.bondKeys(); ++key) {
+          double *B = op->blocks.data() + (size_t)key * op->norb * op->norb;
+          blocks.bondBlock(key, B);
+          block::StoreByColumns(op->norb, B);
+        }
+      }
+    }
+  }
+  op->bonds = s.bonds.share(), op->nbr = op->bonds->data();
+  block::BuildBlockTables(s, blocks, op, &op->norm_inf, &op->fro2);
+  PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
+  PetscCall(CreateShell(comm, s, op, H));
+  op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) + Capacity(op->boundary) +
+              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
+              3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
+  if (bytes) *bytes = op->bytes;
+  PetscFunctionReturn(0);
+}
+
+namespace {
+
+PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+  return CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, bytes);
+}
+
+PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
+  return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, bytes);
+}
+
+// One real block per bond, the per-atom indices, the halo entries and the star forest's buffers; strained, each atom's
+// diagonal too.
+double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
+}
+
+// Per atom: neighbours, the index of its terms, interior/boundary list; the halo buffers; the table of distinct blocks
+// (and of the passivated on-site terms). Strained: each atom's diagonal too, and the displacement, material and
+// sublattice of owned and halo atoms.
+double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  const double per_atom = c.strained ? 24 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 24;
+  return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) +
+         (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
+}
+
+std::string DescribeShell(const HamiltonianOptions &opts) { return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)"; }
+
+} // namespace
+
+OperatorKind StoredBlocksOperatorKind() {
+  return {"stored_blocks", false, [](const HamiltonianOptions &) { return std::string("stored_blocks (tbpeta's bond blocks)"); }, CreateStoredBlocks, StoredBlocksBytes};
+}
+
+OperatorKind ShellOperatorKind() { return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes}; }
+
+} // namespace tbpeta
+
