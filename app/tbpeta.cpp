@@ -30,8 +30,6 @@ using namespace tbpeta;
 
 namespace {
 
-using OwnedEPS = Owned<EPS, EPSDestroy>;
-
 // Everything the options choose, read before anything large is built.
 struct RunSettings {
   TightBindingSystem sys; // without its atoms yet

@@ -41,6 +41,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include "support/OptionLists.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
+#include "support/PetscHandle.hpp"
 
 using namespace tbpeta;
 
@@ -153,17 +154,17 @@ double SumOverRanks(MPI_Comm comm, double v) {
 // The timed products of H (after one warm-up); the CPU seconds per product.
 PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<double> *times, double *cpu_per_product) {
   const LogEvents *ev;
-  Vec x, y;
-  PetscRandom rnd;
+  OwnedVec x, y;
+  OwnedRandom rnd;
   double pu0, ps0, pu1, ps1;
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
-  PetscCall(MatCreateVecs(H, &x, &y));
-  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(MatCreateVecs(H, x.out(), y.out()));
+  PetscCall(PetscRandomCreate(comm, rnd.out()));
   PetscCall(PetscRandomSetSeed(rnd, 12345));
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(x, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
+  rnd.reset();
   PetscCall(MatMult(H, x, y)); // warm-up: first touch of y, scatter set-up
   CpuSeconds(&pu0, &ps0);
   for (int i = 0; i < nproducts; ++i) {
@@ -175,8 +176,6 @@ PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<dou
   }
   CpuSeconds(&pu1, &ps1);
   *cpu_per_product = MaxOverRanks(comm, (pu1 - pu0 + ps1 - ps0) / nproducts);
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
   PetscFunctionReturn(0);
 }
 
@@ -215,7 +214,7 @@ private:
 // The on-the-fly operator as tbpeta builds it: its structure on memory given back to the system, then at once its
 // assembly (the per-atom tables); then its median product. The structure is reset at the end, its memory given back.
 PetscErrorCode TimeShell(MPI_Comm comm, TightBindingSystem *sys, std::array<double, 3> k, int nproducts, Row *row) {
-  Mat S;
+  OwnedMat S;
   std::vector<double> times;
   double cpu;
   PhaseTimer structure(comm), assembly(comm);
@@ -225,13 +224,13 @@ PetscErrorCode TimeShell(MPI_Comm comm, TightBindingSystem *sys, std::array<doub
   PetscCall(BuildStructure(comm, sys));
   structure.Stop();
   PetscCall(assembly.Start());
-  PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell, &S, false));
+  PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell, S.out())); // as tbpeta builds it, with its check H 1
   assembly.Stop();
   row->t_shell_structure = MaxOverRanks(comm, structure.wall), row->t_shell_assembly = MaxOverRanks(comm, assembly.wall);
   row->shell_sys = MaxOverRanks(comm, structure.sys + assembly.sys), row->shell_faults = MaxOverRanks(comm, structure.faults + assembly.faults);
   PetscCall(TimeProducts(comm, S, nproducts, &times, &cpu));
   row->t_shell_product = Median(times);
-  PetscCall(MatDestroy(&S));
+  S.reset();
   sys->structure = Structure{};
   malloc_trim(0);
   PetscFunctionReturn(0);
@@ -244,15 +243,14 @@ PetscErrorCode TimeShellAgain(MPI_Comm comm, TightBindingSystem *sys, std::array
   PetscFunctionBeginUser;
   const HamiltonianOptions shell = ShellOptions();
   for (int r = 0; r < 5; ++r) {
-    Mat S;
+    OwnedMat S;
     PhaseTimer timer(comm);
     sys->structure = Structure{};
     PetscCall(timer.Start());
     PetscCall(BuildStructure(comm, sys));
-    PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell, &S, false));
+    PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell, S.out()));
     timer.Stop();
     times.push_back(MaxOverRanks(comm, timer.wall));
-    PetscCall(MatDestroy(&S));
   }
   row->t_shell_again = Median(times);
   PetscFunctionReturn(0);
@@ -263,7 +261,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   SystemSpec spec;
   TightBindingSystem sys;
   PetscMPIInt size;
-  Mat H;
+  OwnedMat H;
   const OperatorProperties *props;
   std::vector<double> times;
   PetscFunctionBeginUser;
@@ -280,7 +278,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   PetscCall(BuildStructure(comm, &sys));
   structure.Stop();
   PetscCall(assembly.Start());
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{}, &H, false)); // stored AIJ
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{}, H.out())); // stored AIJ, as tbpeta builds it
   assembly.Stop();
   PetscCall(OperatorGetProperties(H, &props));
   PetscCall(TimeProducts(comm, H, nproducts, &times, &row->product_cpu));
@@ -293,7 +291,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
     row->touch_us_per_page = MaxOverRanks(comm, FirstTouchSecondsPerGb(size_t(16) << 20, false) * 4096e-9 * 1e6);
   }
   row->rows = props->rows, row->nonzeros = (long long)props->nonzeros;
-  PetscCall(MatDestroy(&H));
+  H.reset();
   row->set = set;
   row->basis = sys.model.basis == BasisModel::sp3sstar ? "sp3s*" : (sys.model.spin_orbit ? "sp3d5s*+SO" : "sp3d5s*");
   row->ranks = size, row->cells = cells, row->atoms = sys.structure.total();

@@ -46,6 +46,7 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "model/TightBindingSystem.hpp"
+#include "support/PetscHandle.hpp"
 
 using namespace tbpeta;
 
@@ -161,12 +162,12 @@ PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::str
 }
 
 // One variant's operator built (its memory measured) into *H, or the row marked skipped.
-PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r, Mat *H) {
+PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r, OwnedMat *H) {
   PetscMPIInt size;
   const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  *H = nullptr;
+  H->reset();
   const double est = EstimateMb(v, (double)sys.structure.total() / size, bs, norb);
   if (est > max_mb) {
     char buf[128];
@@ -179,24 +180,24 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   malloc_trim(0);
   const double rss0 = ProcStatusKb("VmRSS");
   ResetPeakResident();
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H, false)); // the operator alone, no H 1 check
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H->out(), false)); // the operator alone, no H 1 check
   double mb[2] = {(ProcStatusKb("VmRSS") - rss0) / 1024, (ProcStatusKb("VmHWM") - rss0) / 1024};
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));
   r->rss_mb = mb[0], r->hwm_mb = mb[1];
   PetscCall(OperatorTotalBytes(*H, &r->op_bytes));
-  PetscCall(ProductFlops(v, *H, sys.structure, bs, norb, spins, &r->flops));
+  PetscCall(ProductFlops(v, H->get(), sys.structure, bs, norb, spins, &r->flops));
   PetscFunctionReturn(0);
 }
 
 // The products interleaved: round k times every operator once, so a change of the machine's load hits all; the
 // median per operator (max over the ranks of each product).
-PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<Mat> &ops, PetscInt products, std::vector<double> *median) {
-  Vec x, y;
+PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<OwnedMat> &ops, PetscInt products, std::vector<double> *median) {
+  OwnedVec x, y;
   std::vector<std::vector<double>> t(ops.size());
   PetscFunctionBeginUser;
   median->clear();
   if (ops.empty()) PetscFunctionReturn(0);
-  PetscCall(MatCreateVecs(ops[0], &x, &y));
+  PetscCall(MatCreateVecs(ops[0], x.out(), y.out()));
   PetscCall(VecSet(x, 1.0));
   for (PetscInt k = -1; k < products; ++k)
     for (size_t o = 0; o < ops.size(); ++o) {
@@ -211,8 +212,6 @@ PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<Mat> &ops, PetscInt
     std::sort(times.begin(), times.end());
     median->push_back(times[times.size() / 2]);
   }
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
   PetscFunctionReturn(0);
 }
 
@@ -223,7 +222,7 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
   lanczos::Recurrence r[3]; // lazy, fused, plain
   std::vector<double> t[4];
   double beta[3] = {};
-  Vec x, y;
+  OwnedVec x, y;
   PetscFunctionBeginUser;
   for (int p = 0; p < 3; ++p) {
     PetscCall(r[p].Create(H, 0.0));
@@ -231,7 +230,7 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
     if (p > 1) r[p].fused = nullptr;
     PetscCall(lanczos::StartVector(r[p], 1));
   }
-  PetscCall(MatCreateVecs(H, &x, &y));
+  PetscCall(MatCreateVecs(H, x.out(), y.out()));
   PetscCall(VecCopy(r[0].v, x));
   for (PetscInt k = -1; k < steps; ++k)
     for (int p = 0; p < 4; ++p) {
@@ -245,8 +244,6 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
       if (k >= 0) t[p].push_back(dt);
     }
   for (auto &q : r) PetscCall(q.Destroy());
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
   double median[4];
   for (int p = 0; p < 4; ++p) {
     std::sort(t[p].begin(), t[p].end());
@@ -262,7 +259,7 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
                        double max_mb, std::vector<Row> *rows) {
   PetscMPIInt size;
   TightBindingSystem sys;
-  std::vector<Mat> ops;
+  std::vector<OwnedMat> ops;
   std::vector<size_t> row_of;
   std::vector<double> median;
   PetscFunctionBeginUser;
@@ -277,20 +274,20 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
   for (const Variant *v : variants)
     for (int pass = 0; pass < (strained ? 2 : 1); ++pass) {
       Row r;
-      Mat H;
+      OwnedMat H;
       sys.model.strained.on = strained && pass == 1;
       r.set = set, r.structure = structure, r.variant = std::string(v->name) + (pass == 1 ? "_strained" : ""), r.ranks = size, r.cells = n, r.atoms = sys.structure.total();
       r.rows = (long long)sys.structure.total() * bs;
       r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
       PetscCall(BuildVariant(comm, sys, *v, max_mb, &r, &H));
-      if (H) ops.push_back(H), row_of.push_back(rows->size());
+      if (H) ops.push_back(std::move(H)), row_of.push_back(rows->size());
       rows->push_back(r);
     }
   PetscCall(TimeProducts(comm, ops, products, &median));
   for (size_t o = 0; o < ops.size(); ++o) {
     (*rows)[row_of[o]].seconds = median[o];
     PetscCall(TimeLanczosSteps(ops[o], products, &(*rows)[row_of[o]]));
-    PetscCall(MatDestroy(&ops[o]));
+    ops[o].reset();
   }
   PetscFunctionReturn(0);
 }

@@ -41,6 +41,7 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include "support/CsvTable.hpp"
 #include "support/OptionLists.hpp"
 #include "support/TextFile.hpp"
+#include "support/PetscHandle.hpp"
 
 using namespace tbpeta;
 
@@ -58,12 +59,12 @@ SystemSpec BenchmarkSystem() {
 
 // Median wall time of a few products y = Hx (max over ranks), for scale.
 PetscErrorCode ProductSeconds(Mat H, double *seconds) {
-  Vec x, y;
+  OwnedVec x, y;
   MPI_Comm comm;
   std::vector<double> t;
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
-  PetscCall(MatCreateVecs(H, &x, &y));
+  PetscCall(MatCreateVecs(H, x.out(), y.out()));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(H, x, y)); // warm-up
   for (int i = 0; i < 5; ++i) {
@@ -76,8 +77,6 @@ PetscErrorCode ProductSeconds(Mat H, double *seconds) {
   }
   std::sort(t.begin(), t.end());
   *seconds = t[t.size() / 2];
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
   PetscFunctionReturn(0);
 }
 
@@ -333,7 +332,7 @@ PetscErrorCode EarlierRows(MPI_Comm comm, BenchSettings *b, const std::string &s
 
 PetscErrorCode Run(MPI_Comm comm, int *) {
   BenchSettings b;
-  Mat H;
+  OwnedMat H;
   double product;
   std::string description, signature;
   std::vector<ComparisonRow> earlier, rows;
@@ -349,7 +348,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     PetscCall(PetscPrintf(comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n", relaxation.snes_type.c_str(), relaxation.iterations,
                           relaxation.seconds, relaxation.max_force));
   const double t0 = MPI_Wtime();
-  PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, &H));
+  PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, H.out()));
   const double t_build = MPI_Wtime() - t0;
   PetscCall(ProductSeconds(H, &product));
   PetscCall(Signature(comm, b, H, &description, &signature));
@@ -361,7 +360,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PrintComparison(comm, rows, b.opts.level_tol));
   PetscCall(PrintLectureAndTargets(comm, rows));
   if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, signature, rows));
-  PetscCall(MatDestroy(&H));
+  H.reset();
   PetscFunctionReturn(0);
 }
 

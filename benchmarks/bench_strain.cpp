@@ -32,6 +32,7 @@ static const char help[] = "bench_strain: relaxation of an InAs dot in GaAs at s
 #include "support/OptionLists.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
+#include "support/PetscHandle.hpp"
 
 using namespace tbpeta;
 
@@ -80,8 +81,8 @@ PetscErrorCode MedianSeconds(MPI_Comm comm, F call, double *seconds) {
 
 // The relaxation of one structure: memory added (VmRSS, largest rank x ranks / atoms) by tbpeta's energy with the
 // solution vector, and by the whole relaxation (SNES's vectors too); iterations, time.
-PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, Vec *u, KeatingEnergy *energy) {
-  SNES snes;
+PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, OwnedVec *u, KeatingEnergy *energy) {
+  OwnedSNES snes;
   RelaxationReport report;
   PetscMPIInt size;
   PetscFunctionBeginUser;
@@ -89,14 +90,14 @@ PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, Vec *
   malloc_trim(0);
   const double rss0 = ProcStatusKb("VmRSS");
   PetscCall(KeatingEnergy::Create(comm, sys.structure, sys.model, sys.a_nm, StrainFix::none, energy));
-  PetscCall(energy->CreateDisplacement(u));
+  PetscCall(energy->CreateDisplacement(u->out()));
   PetscCall(VecSet(*u, 0.0)); // touched: resident
   double kb[2] = {ProcStatusKb("VmRSS") - rss0, 0};
-  PetscCall(CreateRelaxationSolver(comm, &snes));
+  PetscCall(CreateRelaxationSolver(comm, snes.out()));
   PetscCall(MinimiseEnergy(snes, energy, *u, &report));
   kb[1] = ProcStatusKb("VmRSS") - rss0;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, kb, 2, MPI_DOUBLE, MPI_MAX, comm));
-  PetscCall(SNESDestroy(&snes));
+  snes.reset();
   PetscCheck(report.converged, comm, PETSC_ERR_NOT_CONVERGED, "bench_strain: the relaxation of %lld atoms stopped before its tolerance (%s)", r->atoms, report.reason.c_str());
   r->iterations = report.iterations, r->evaluations = report.evaluations, r->relax_s = report.seconds, r->max_force = report.max_force;
   r->bytes_per_atom = kb[1] * 1024 * size / (double)r->atoms;
@@ -108,8 +109,8 @@ PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, Vec *
 PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, PetscInt repeat, Row *r) {
   TightBindingSystem sys;
   KeatingEnergy energy;
-  Vec u, g, x, y;
-  Mat H;
+  OwnedVec u, g, x, y;
+  OwnedMat H;
   HamiltonianOptions shell;
   PetscReal e;
   PetscFunctionBeginUser;
@@ -120,26 +121,21 @@ PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, PetscInt 
   for (PetscInt k = 1; k < repeat; ++k) { // the fastest time; the memory of the first run (later ones reuse the heap)
     Row again = *r;
     KeatingEnergy other;
-    Vec v;
+    OwnedVec v;
     PetscCall(Relax(comm, sys, &again, &v, &other));
-    PetscCall(VecDestroy(&v));
     r->relax_s = std::min(r->relax_s, again.relax_s);
   }
-  PetscCall(VecDuplicate(u, &g));
+  PetscCall(VecDuplicate(u, g.out()));
   double s;
   PetscCall(MedianSeconds(comm, [&] { return energy.Evaluate(u, &e, g); }, &s));
   r->eval_ms = 1e3 * s;
-  PetscCall(VecDestroy(&g));
-  PetscCall(VecDestroy(&u));
+  g.reset(), u.reset();
   shell.kind = "shell";
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, shell, &H, false));
-  PetscCall(MatCreateVecs(H, &x, &y));
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, shell, H.out(), false));
+  PetscCall(MatCreateVecs(H, x.out(), y.out()));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MedianSeconds(comm, [&] { return MatMult(H, x, y); }, &s));
   r->product_ms = 1e3 * s;
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }
 

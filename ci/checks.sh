@@ -136,7 +136,23 @@ for part in $parts; do
         i=$((i + 1))
         dump build/mallocdump/tbpeta-$i.log $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -output build/mallocdump/run-$part.h5 $args
       done
-      note "mallocdump: no unfreed PETSc memory in $i tbpeta runs"
+      # Runs that fail after the structure, H and the solver exist: an option read late (the checkpoint's directory),
+      # a solver that stops before anything converged, an output that cannot be created (/sys/fs: writable for root by
+      # its mode, refused by the kernel; for other users refused earlier). Each must fail (exit 1, one line) and free
+      # everything on its way out.
+      for args in "-eps_nemo_checkpoint /nonexistent-dir/ck.bin" "-eps_max_it 3" "-output /sys/fs/tbpeta-mallocdump.h5"; do
+        i=$((i + 1))
+        log=build/mallocdump/tbpeta-$i.log
+        set +e
+        PETSC_OPTIONS="-malloc_debug -malloc_dump" $mpi -n 2 build/bin/tbpeta -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 $args >"$log" 2>"$log.err"
+        rc=$?
+        set -e
+        [ $rc = 1 ] && [ "$(grep -c "tbpeta: error:" "$log.err")" = 1 ] || { cat "$log.err"; tail -20 "$log"; note "mallocdump: tbpeta $args: exit $rc (1 and one error line expected)"; exit 1; }
+        if grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes |Corrupted memory|Total space allocated" "$log" "$log.err"; then
+          grep -hE -A10 "^\[ *[0-9]+\] *[0-9]+ bytes |Corrupted memory" "$log" "$log.err" | head -40; note "mallocdump: tbpeta $args left PETSc memory unfreed"; exit 1
+        fi
+      done
+      note "mallocdump: no unfreed PETSc memory in $i tbpeta runs (3 of them failing late)"
     fi
     ;;
   index64)

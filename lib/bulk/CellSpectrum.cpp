@@ -8,6 +8,7 @@
 
 #include "operator/Hamiltonian.hpp"
 #include "support/ErrorReporting.hpp"
+#include "support/PetscHandle.hpp"
 
 // Divide and conquer (zheevd in complex builds): several times faster than zheev with eigenvectors; PETSc's
 // petscblaslapack.h has no name for it, so declare it with PETSc's own name mangling.
@@ -21,10 +22,10 @@ namespace {
 
 // H(k) of the cell as a dense column-major array (stored AIJ, checked finite).
 PetscErrorCode DenseHamiltonian(const BulkCell &cell, std::array<double, 3> k, PetscBLASInt *n, std::vector<PetscScalar> *A) {
-  Mat H;
+  OwnedMat H;
   PetscInt rows, r0, r1;
   PetscFunctionBeginUser;
-  PetscCall(CreateHamiltonian(PETSC_COMM_SELF, cell.structure, cell.model, k, HamiltonianOptions{}, &H));
+  PetscCall(CreateHamiltonian(PETSC_COMM_SELF, cell.structure, cell.model, k, HamiltonianOptions{}, H.out()));
   PetscCall(MatGetSize(H, &rows, nullptr));
   *n = (PetscBLASInt)rows;
   A->assign((size_t)rows * rows, 0.0);
@@ -37,20 +38,19 @@ PetscErrorCode DenseHamiltonian(const BulkCell &cell, std::array<double, 3> k, P
     for (PetscInt c = 0; c < nc; ++c) (*A)[(size_t)cols[c] * rows + r] = vals[c];
     PetscCall(MatRestoreRow(H, r, &nc, &cols, &vals));
   }
-  PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }
 
 } // namespace
 
 PetscErrorCode CellEigenvalues(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values) {
-  Mat H;
-  EPS eps;
+  OwnedMat H;
+  OwnedEPS eps;
   PetscInt n, nconv;
   PetscFunctionBeginUser;
-  PetscCall(CreateHamiltonian(PETSC_COMM_SELF, cell.structure, cell.model, k, HamiltonianOptions{}, &H));
+  PetscCall(CreateHamiltonian(PETSC_COMM_SELF, cell.structure, cell.model, k, HamiltonianOptions{}, H.out()));
   PetscCall(MatGetSize(H, &n, nullptr));
-  PetscCall(EPSCreate(PETSC_COMM_SELF, &eps));
+  PetscCall(EPSCreate(PETSC_COMM_SELF, eps.out()));
   PetscCall(EPSSetOperators(eps, H, nullptr));
   PetscCall(EPSSetProblemType(eps, EPS_HEP));
   PetscCall(EPSSetType(eps, EPSLAPACK));
@@ -65,8 +65,6 @@ PetscErrorCode CellEigenvalues(const BulkCell &cell, std::array<double, 3> k, st
     (*values)[i] = PetscRealPart(lambda);
   }
   std::sort(values->begin(), values->end());
-  PetscCall(EPSDestroy(&eps));
-  PetscCall(MatDestroy(&H));
   PetscFunctionReturn(0);
 }
 

@@ -24,6 +24,7 @@
 #include "support/InterruptSignal.hpp"
 #include "support/PetscHandle.hpp"
 #include "support/CrashReport.hpp"
+#include "io/Hdf5Viewer.hpp"
 
 namespace tbpeta {
 namespace {
@@ -334,8 +335,9 @@ PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const Prepared &
   OwnedViewer viewer;
   PetscFunctionBeginUser;
   *attempted = true;
-  auto [code, message] = Quietly([&] { return PetscViewerHDF5Open(comm, tmp.c_str(), FILE_MODE_WRITE, viewer.out()); });
-  PetscCall(AgreeOnError(comm, code ? PETSC_ERR_FILE_OPEN : 0, code ? "cannot write results to " + d.path + ": creating " + tmp + " failed (" + message + ")" : ""));
+  std::string problem;
+  PetscCall(OpenHdf5ForWriting(comm, tmp, viewer.out(), &problem));
+  PetscCall(AgreeOnError(comm, viewer ? 0 : PETSC_ERR_FILE_OPEN, viewer ? "" : "cannot write results to " + d.path + ": creating " + tmp + " failed (" + problem + ")"));
   PetscCall(WriteFileContents(w, d, states, canonical_index, viewer));
   auto [ccode, cmessage] = Quietly([&] { return PetscViewerDestroy(viewer.out()); });
   PetscCall(AgreeOnError(comm, ccode ? PETSC_ERR_FILE_WRITE : 0, ccode ? "cannot write results to " + d.path + ": closing " + tmp + " failed (" + cmessage + ")" : ""));

@@ -11,6 +11,7 @@
 #include "operator/OperatorProperties.hpp"
 #include "support/LogEvents.hpp"
 #include "support/CrashReport.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -58,11 +59,11 @@ namespace {
 // product H 1 at build time finds the first such row on any kind of operator, and the error names its atom
 // (canonical index, species, material) and orbital. Collective.
 PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const TightBindingModel &model, Mat H, int bs) {
-  Vec one, y;
+  OwnedVec one, y;
   const PetscScalar *py;
   PetscInt n;
   PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(H, &one, &y));
+  PetscCall(MatCreateVecs(H, one.out(), y.out()));
   PetscCall(VecSet(one, 1.0));
   PetscCall(MatMult(H, one, y));
   PetscCall(VecGetLocalSize(y, &n));
@@ -73,8 +74,6 @@ PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const T
     if (!std::isfinite(PetscRealPart(py[r])) || !std::isfinite(PetscImaginaryPart(py[r]))) first = r;
   const double value = first >= 0 ? PetscRealPart(py[first]) : 0;
   PetscCall(VecRestoreArrayRead(y, &py));
-  PetscCall(VecDestroy(&one));
-  PetscCall(VecDestroy(&y));
   if (first >= 0) bad = s.lattice.canonicalIndex(s.sites[first / bs]) * bs + first % bs;
   long long lowest = bad < 0 ? LLONG_MAX : bad;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_LONG_LONG, MPI_MIN, comm));

@@ -6,6 +6,7 @@
 
 #include "operator/OperatorProperties.hpp"
 #include "solvers/SolverPolicy.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -13,19 +14,23 @@ namespace {
 
 // H on this rank as a dense column-major array.
 PetscErrorCode DenseCopy(Mat H, PetscInt n, std::vector<PetscScalar> *a) {
-  Mat *copy, dense;
-  IS all;
+  struct SubMatrices { // MatCreateSubMatrices' array, freed whatever happens after it
+    Mat *m = nullptr;
+    ~SubMatrices() {
+      if (m) (void)MatDestroySubMatrices(1, &m);
+    }
+  } copy;
+  OwnedMat dense;
+  OwnedIS all;
   const PetscScalar *v;
   PetscFunctionBeginUser;
-  PetscCall(ISCreateStride(PETSC_COMM_SELF, n, 0, 1, &all));
-  PetscCall(MatCreateSubMatrices(H, 1, &all, &all, MAT_INITIAL_MATRIX, &copy));
-  PetscCall(MatConvert(copy[0], MATSEQDENSE, MAT_INITIAL_MATRIX, &dense));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, n, 0, 1, all.out()));
+  IS rows = all;
+  PetscCall(MatCreateSubMatrices(H, 1, &rows, &rows, MAT_INITIAL_MATRIX, &copy.m));
+  PetscCall(MatConvert(copy.m[0], MATSEQDENSE, MAT_INITIAL_MATRIX, dense.out()));
   PetscCall(MatDenseGetArrayRead(dense, &v));
   a->assign(v, v + n * n);
   PetscCall(MatDenseRestoreArrayRead(dense, &v));
-  PetscCall(MatDestroy(&dense));
-  PetscCall(MatDestroySubMatrices(1, &copy));
-  PetscCall(ISDestroy(&all));
   PetscFunctionReturn(0);
 }
 

@@ -14,6 +14,7 @@
 #include "support/ErrorReporting.hpp"
 #include "support/LogEvents.hpp"
 #include "support/CrashReport.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -57,12 +58,12 @@ PetscErrorCode Residual(EPS eps, Mat H, PetscInt i, PetscScalar lambda, Vec x, V
 PetscErrorCode ReadStates(EPS eps, Mat H, EigenStates *states) {
   PetscInt nconv;
   TbEPSTraits traits;
-  Vec x = nullptr, r = nullptr;
+  OwnedVec x, r;
   PetscFunctionBeginUser;
   PetscCall(EPSGetConverged(eps, &nconv));
   PetscCall(TbEPSGetTraits(eps, &traits));
   states->vectors = traits.returns_vectors;
-  if (states->vectors && nconv) PetscCall(MatCreateVecs(H, &x, &r));
+  if (states->vectors && nconv) PetscCall(MatCreateVecs(H, x.out(), r.out()));
   std::vector<double> values(nconv), residuals(nconv, 0.0);
   for (PetscInt i = 0; i < nconv; ++i) {
     PetscScalar lambda;
@@ -70,8 +71,6 @@ PetscErrorCode ReadStates(EPS eps, Mat H, EigenStates *states) {
     values[i] = PetscRealPart(lambda);
     if (x) PetscCall(Residual(eps, H, i, lambda, x, r, &residuals[i]));
   }
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   states->index.resize(nconv);
   std::iota(states->index.begin(), states->index.end(), 0);
   std::stable_sort(states->index.begin(), states->index.end(), [&](PetscInt a, PetscInt b) { return values[a] < values[b]; });

@@ -10,6 +10,7 @@
 #include "study/AllocationTracker.hpp"
 #include "study/LevelComparison.hpp"
 #include "study/SolveMemory.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -19,7 +20,7 @@ namespace {
 PetscErrorCode RunOne(Mat H, const ComparisonRun &run, const CompareOptions &o, double center, double residual_limit, ComparisonRow *row) {
   MPI_Comm comm;
   PetscInt n;
-  EPS eps;
+  OwnedEPS eps;
   EigenStates st;
   TbEPSTraits traits;
   MemoryMeter meter;
@@ -27,11 +28,10 @@ PetscErrorCode RunOne(Mat H, const ComparisonRun &run, const CompareOptions &o, 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
   PetscCall(MatGetSize(H, &n, nullptr));
-  PetscCall(CreateRunSolver(comm, run, q, n, &eps));
-  PetscErrorCode ierr = TbEPSGetTraits(eps, &traits);
-  if (!ierr) ierr = SolveEigenproblem(eps, H, SolverPolicy{}, &st, &meter);
-  PetscCall(EPSDestroy(&eps));
-  PetscCall(ierr);
+  PetscCall(CreateRunSolver(comm, run, q, n, eps.out()));
+  PetscCall(TbEPSGetTraits(eps, &traits));
+  PetscCall(SolveEigenproblem(eps, H, SolverPolicy{}, &st, &meter));
+  eps.reset(); // the run's vectors go now: the next run's memory is measured without them
   // Vectors that are no eigenvectors of H are not states; a run asked for the states nearest E keeps that many.
   std::vector<std::pair<double, double>> kept;
   PetscInt unresolved = 0;
@@ -201,11 +201,10 @@ PetscErrorCode EstimateComparisonVectors(MPI_Comm comm, const CompareOptions &op
   PetscFunctionBeginUser;
   *vectors = 0;
   for (const ComparisonRun &run : opts.runs) {
-    EPS eps;
+    OwnedEPS eps;
     PetscInt v;
-    PetscCall(CreateRunSolver(comm, run, q, rows, &eps));
+    PetscCall(CreateRunSolver(comm, run, q, rows, eps.out()));
     PetscCall(EstimateVectorsHeld(eps, &v));
-    PetscCall(EPSDestroy(&eps));
     *vectors = std::max(*vectors, v);
   }
   PetscFunctionReturn(0);

@@ -3,7 +3,9 @@
 // that holds a handle cannot be copied by accident (two copies would destroy the same object) and an early return
 // on an error frees what was made before it.
 #include <petscmat.h>
+#include <petscsf.h>
 #include <petscsnes.h>
+#include <slepceps.h>
 
 #include <utility>
 
@@ -46,5 +48,10 @@ using OwnedIS = Owned<IS, ISDestroy>;
 using OwnedScatter = Owned<VecScatter, VecScatterDestroy>;
 using OwnedViewer = Owned<PetscViewer, PetscViewerDestroy>;
 using OwnedSNES = Owned<SNES, SNESDestroy>;
+using OwnedKSP = Owned<KSP, KSPDestroy>;
+using OwnedSF = Owned<PetscSF, PetscSFDestroy>;
+using OwnedRandom = Owned<PetscRandom, PetscRandomDestroy>;
+using OwnedEPS = Owned<EPS, EPSDestroy>;
+using OwnedBV = Owned<BV, BVDestroy>;
 
 } // namespace tbpeta

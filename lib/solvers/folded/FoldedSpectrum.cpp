@@ -18,6 +18,7 @@
 #include "solvers/folded/FoldedOperator.hpp"
 #include "solvers/folded/SpectrumEstimates.hpp"
 #include "solvers/lanczos/NemoLanczos.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -216,7 +217,7 @@ PetscErrorCode RayleighWithH(EPS eps, Mat H, BV V, PetscInt k, Vec hx) {
 PetscErrorCode EPSSolve_Folded(EPS eps) {
   EPS_Folded *ctx = Ctx(eps);
   Mat H;
-  Vec hx;
+  OwnedVec hx;
   BV V;
   PetscInt nconv;
   EPSConvergedReason reason;
@@ -228,7 +229,7 @@ PetscErrorCode EPSSolve_Folded(EPS eps) {
   PetscCall(EPSGetConverged(ctx->inner, &nconv));
   PetscCall(EPSGetConvergedReason(ctx->inner, &reason));
   const PetscInt nkeep = std::min(nconv, eps->nev);
-  PetscCall(MatCreateVecs(H, nullptr, &hx));
+  PetscCall(MatCreateVecs(H, nullptr, hx.out()));
   if (nkeep > 0) PetscCall(EPSGetEigenvector(ctx->inner, 0, hx, nullptr)); // the inner solver's vectors, made now
   PetscCall(EPSGetBV(ctx->inner, &V));
   PetscCall(KeptToFront(ctx->inner, nkeep));
@@ -238,7 +239,7 @@ PetscErrorCode EPSSolve_Folded(EPS eps) {
     eps->ncv = eps->mpd = nkeep;
   }
   for (PetscInt k = 0; k < nkeep; ++k) PetscCall(RayleighWithH(eps, H, V, k, hx));
-  PetscCall(VecDestroy(&hx));
+  hx.reset();
   PetscCall(PetscObjectReference((PetscObject)V));
   eps->V = V;
   ctx->shares_inner_basis = true;

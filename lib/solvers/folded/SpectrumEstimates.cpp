@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "operator/OperatorProperties.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -55,10 +56,10 @@ double TridiagonalEigenvalue(const std::vector<double> &alpha, const std::vector
 } // namespace
 
 PetscErrorCode LargestEigenvalueEstimate(Mat F, PetscInt steps, double *rho) {
-  Vec x, y;
+  OwnedVec x, y;
   PetscScalar rq = 0;
   PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(F, &x, &y));
+  PetscCall(MatCreateVecs(F, x.out(), y.out()));
   PetscCall(SpreadUnitVector(F, x));
   for (PetscInt k = 0; k < steps; ++k) {
     PetscCall(MatMult(F, x, y));
@@ -67,19 +68,17 @@ PetscErrorCode LargestEigenvalueEstimate(Mat F, PetscInt steps, double *rho) {
     std::swap(x, y);
   }
   *rho = std::max(PetscRealPart(rq), 0.0);
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SpectrumBoundsEstimate(Mat H, PetscInt steps, double margin, double *lo, double *hi) {
-  Vec v, w, prev;
+  OwnedVec v, w, prev;
   PetscScalar a;
   PetscReal b = 0;
   std::vector<double> alpha, beta;
   PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(H, &v, &w));
-  PetscCall(VecDuplicate(v, &prev));
+  PetscCall(MatCreateVecs(H, v.out(), w.out()));
+  PetscCall(VecDuplicate(v, prev.out()));
   PetscCall(SpreadUnitVector(H, v));
   PetscCall(VecZeroEntries(prev));
   for (PetscInt j = 0; j < steps; ++j) {
@@ -102,9 +101,6 @@ PetscErrorCode SpectrumBoundsEstimate(Mat H, PetscInt steps, double margin, doub
   const double high = TridiagonalEigenvalue(alpha, beta, (int)alpha.size() - 1, -bound, bound);
   const double widen = b + margin * (high - low);
   *lo = low - widen, *hi = high + widen;
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&prev));
   PetscFunctionReturn(0);
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "support/CrashReport.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta::lanczos {
 
@@ -78,7 +79,7 @@ PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vect
 // partial file is removed after a failure, and by the crash handler after a crash.
 PetscErrorCode WriteAtomically(MPI_Comm comm, const CheckpointFile &ck, const std::function<PetscErrorCode(PetscViewer)> &write) {
   PetscMPIInt rank;
-  PetscViewer vw = nullptr;
+  PetscViewer vw = nullptr; // closed here, before the rename, whatever the write did
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   const std::string tmp = ck.path + ".partial";
@@ -199,12 +200,12 @@ PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, con
 }
 
 PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha, std::vector<double> *beta, bool *done, bool *has_states) {
-  PetscViewer vw;
+  OwnedViewer vw;
   PetscInt N;
   Header h;
   PetscFunctionBeginUser;
   PetscCall(VecGetSize(r.v, &N));
-  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, &vw));
+  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, vw.out()));
   PetscCall(ReadHeader(r.comm, vw, ck, N, &h));
   PetscCall(ReadDoubles(r.comm, vw, ck, h.steps, alpha));
   PetscCall(ReadDoubles(r.comm, vw, ck, h.steps + 1, beta));
@@ -221,23 +222,17 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vect
     PetscCall(VecLoad(r.v, vw));
   }
   r.pending = false, r.newest = h.steps;
-  PetscCall(PetscViewerDestroy(&vw));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record, StateColumns *states) {
-  PetscViewer vw;
+  OwnedViewer vw;
   Header h;
   std::vector<double> skip, rec, values, residuals;
   PetscInt first, rows;
   PetscFunctionBeginUser;
-  PetscCall(OpenBinary(comm, ck.path, FILE_MODE_READ, &vw));
-  {
-    Vec probe;
-    PetscCall(BVCreateVec(states->bv(), &probe));
-    PetscCall(VecGetSize(probe, &rows));
-    PetscCall(VecDestroy(&probe));
-  }
+  PetscCall(OpenBinary(comm, ck.path, FILE_MODE_READ, vw.out()));
+  PetscCall(BVGetSizes(states->bv(), nullptr, &rows, nullptr));
   PetscCall(ReadHeader(comm, vw, ck, rows, &h));
   PetscCheck(h.stage == kStageStates, comm, PETSC_ERR_USER_INPUT, "%s holds no states", OptionText(ck).c_str());
   PetscCall(ReadDoubles(comm, vw, ck, 2 * h.steps + 1, &skip)); // T, read by LoadCheckpoint
@@ -253,7 +248,6 @@ PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, Sta
     PetscCall(VecLoad(x.vec(), vw));
   }
   *record = RecordFrom(rec);
-  PetscCall(PetscViewerDestroy(&vw));
   PetscFunctionReturn(0);
 }
 

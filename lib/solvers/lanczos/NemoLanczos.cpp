@@ -14,6 +14,7 @@
 #include "solvers/SolverTraits.hpp"
 #include "solvers/SortCriterion.hpp"
 #include "support/ErrorReporting.hpp"
+#include "support/PetscHandle.hpp"
 
 namespace tbpeta {
 
@@ -94,14 +95,13 @@ PetscErrorCode Question(EPS eps, LanczosOptions *o) {
 // H's size is allocated.
 PetscErrorCode AllocateValuesOnly(EPS eps) {
   PetscInt m = 0;
-  Vec t;
+  OwnedVec t;
   PetscFunctionBeginUser;
   if (!eps->V) PetscCall(EPSGetBV(eps, &eps->V));
   PetscCall(BVGetSizes(eps->V, nullptr, nullptr, &m));
   if (!m) {
-    PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)eps), 0, 0, &t));
+    PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)eps), 0, 0, t.out()));
     PetscCall(BVSetSizesFromVec(eps->V, t, eps->ncv));
-    PetscCall(VecDestroy(&t));
   }
   PetscCall(EPSAllocateSolution(eps, 0));
   PetscFunctionReturn(0);
