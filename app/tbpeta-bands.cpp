@@ -26,6 +26,7 @@ static const char help[] = "tbpeta-bands: bulk band structure of a tight-binding
 #include "support/TextFile.hpp"
 #include "model/ParameterSet.hpp"
 #include "model/TightBindingModel.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 namespace fs = std::filesystem;
@@ -38,22 +39,6 @@ std::string ShellQuote(const std::string &s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
-}
-
-// Refuses (on every rank) an output whose directory does not exist, before any work is done.
-PetscErrorCode CheckOutputFile(MPI_Comm comm, const std::string &path, const char *option) {
-  PetscMPIInt rank;
-  int ok = 1;
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    std::error_code ec;
-    const fs::path dir = fs::absolute(fs::path(path), ec).parent_path();
-    ok = !path.empty() && !ec && fs::is_directory(dir, ec) && !fs::is_directory(fs::path(path), ec);
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "%s %s: cannot write there (the directory does not exist, or it is a directory)", option, path.c_str());
-  PetscFunctionReturn(0);
 }
 
 // No "-0.0000" in the summary.
@@ -225,13 +210,11 @@ PetscErrorCode Plot(MPI_Comm comm, const std::string &script, const std::string 
 PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   char csv[PETSC_MAX_PATH_LEN] = "bands.csv", png[PETSC_MAX_PATH_LEN] = "bands.png", script[PETSC_MAX_PATH_LEN];
   PetscReal emin = -13, emax = 6;
-  PetscBool help = PETSC_FALSE;
   BandsStrain strain;
   PetscFunctionBeginUser;
   *exit_code = 0;
   const std::string default_script = (fs::path(dataDirectory()) / ".." / "app" / "plot_bands.py").lexically_normal().string();
   std::snprintf(script, sizeof(script), "%s", default_script.c_str());
-  PetscCall(PetscOptionsHasHelp(nullptr, &help));
   PetscOptionsBegin(comm, nullptr, "Band structure output", "tbpeta-bands");
   PetscCall(PetscOptionsString("-csv", "Write the bands (eV relative to the VBM) along the path to this CSV file", "tbpeta-bands", csv, csv, sizeof(csv), nullptr));
   PetscCall(PetscOptionsString("-png", "Plot the bands to this PNG file ('none' to skip)", "tbpeta-bands", png, png, sizeof(png), nullptr));
@@ -249,13 +232,13 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(CheckStrainedModel(comm, model));
   BandPath path;
   PetscCall(BandPathFromOptions(comm, &path));
-  if (help) PetscFunctionReturn(0); // -help describes, it does not run
+  if (HelpRequested()) PetscFunctionReturn(0); // -help describes, it does not run
 
   const bool plot = std::string(png) != "none";
   PetscCheck(emin < emax, comm, PETSC_ERR_USER_INPUT, "-bands_emin %g -bands_emax %g: the window must have emin < emax", (double)emin, (double)emax);
-  PetscCall(CheckOutputFile(comm, csv, "-csv"));
+  PetscCall(CheckOutputFile(comm, csv, "-csv", ".csv"));
   if (plot) {
-    PetscCall(CheckOutputFile(comm, png, "-png"));
+    PetscCall(CheckOutputFile(comm, png, "-png", ".png"));
     PetscCheck(std::string(png) != std::string(csv), comm, PETSC_ERR_USER_INPUT, "-png %s: the same file as -csv", png);
     int found = 1;
     PetscMPIInt rank;

@@ -20,6 +20,7 @@ static const char help[] = "tbpeta-halo: owned and halo atoms of every domain of
 #include "geometry/PlanePartition.hpp"
 #include "geometry/SupercellSpec.hpp"
 #include "support/TextFile.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -38,6 +39,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsIntArray("-domains", "Numbers of domains P", "tbpeta-halo", domains, &ndomains, &domains_set));
   PetscCall(PetscOptionsString("-csv", "Also write the table as CSV", "tbpeta-halo", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
+  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-csv", ".csv")); // before the work, not after it
   if (HelpRequested()) PetscFunctionReturn(0);
   if (!domains_set) ndomains = 7;
   PetscCheck(ndomains > 0, comm, PETSC_ERR_USER_INPUT, "-domains needs one or more numbers of domains, e.g. -domains 2,4,8");

@@ -36,6 +36,7 @@ static const char help[] = "tbpeta-model: modelled time and efficiency of one pr
 #include "support/OptionLists.hpp"
 #include "geometry/SupercellSpec.hpp"
 #include "support/TextFile.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -86,6 +87,7 @@ PetscErrorCode ReadSettings(MPI_Comm comm, ModelSettings *ms) {
   PetscCall(PetscOptionsString("-model_measured_operator", "Operator (bench_operators variant) whose product gives the measured t_atom", "tbpeta-model", measured_operator, measured_operator,
                                sizeof measured_operator, nullptr));
   PetscOptionsEnd();
+  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-csv", ".csv")); // before the work, not after it
   if (domains_set) ms->domains.assign(domains, domains + ndomains);
   else
     for (int p = 1; p <= 32768; p *= 2) ms->domains.push_back(p);

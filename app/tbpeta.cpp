@@ -12,6 +12,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 
 #include "application/ApplicationMain.hpp"
 #include "application/MemoryPreflight.hpp"
+#include "application/OptionsCheck.hpp"
 #include "application/RunOutput.hpp"
 #include "application/StrainSummary.hpp"
 #include "application/SystemSummary.hpp"
@@ -132,7 +133,6 @@ PetscErrorCode Solve(MPI_Comm comm, const RunSettings &rs, EPS eps, Mat H, Eigen
 
 PetscErrorCode Run(MPI_Comm comm, int *) {
   RunSettings rs;
-  PetscBool help = PETSC_FALSE;
   OwnedEPS eps;
   OwnedMat H;
   EigenStates states;
@@ -140,11 +140,21 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   SystemStrain strain;
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsHasHelp(nullptr, &help));
   PetscCall(ReadSettings(comm, &rs));
-  if (help) PetscCall(ListOptions(comm, rs)); // -help describes, it does not run
-  if (help) PetscFunctionReturn(0);
+  if (HelpRequested()) PetscCall(ListOptions(comm, rs)); // -help describes, it does not run
+  if (HelpRequested()) PetscFunctionReturn(0);
   if (!rs.compare) PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
+  // A misspelt option, named now rather than after the solve: every option the run will read has been read, or is
+  // read here (the comparison's runs, the relaxation's solvers), and the listing of -help names the known ones.
+  PetscCall(CheckOptionsBeforeWork(comm, "tbpeta", [&]() -> PetscErrorCode {
+    RunSettings listed;
+    PetscInt vectors;
+    PetscFunctionBeginUser;
+    PetscCall(ReadSettings(comm, &listed));
+    PetscCall(ListOptions(comm, listed));
+    if (listed.compare) PetscCall(EstimateComparisonVectors(comm, listed.compare_opts, (PetscInt)(listed.sys.lattice.totalAtoms() * listed.sys.model.blockSize()), &vectors)); // each run's options
+    PetscFunctionReturn(0);
+  }));
   PetscCall(CheckStrainedModel(comm, rs.sys.model)); // before the relaxation, which may take long
   PetscCall(Preflight(comm, rs, eps));
   PetscCall(BuildStructure(comm, &rs.sys));

@@ -42,6 +42,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -356,6 +357,7 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscCall(PetscOptionsReal("-bench_touch_mb", "MB per rank (at most H's size) for the first-touch reference after each size; 0: none", "bench_build", b->touch_mb, &b->touch_mb, nullptr));
   PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "bench_build", b->no_guard, &b->no_guard, nullptr));
   PetscOptionsEnd();
+  if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (!cells_set) ncells = 6;
   PetscCheck(b->products >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5", b->products);
   for (const std::string &set : SplitList(sets_buf))

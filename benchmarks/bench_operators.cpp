@@ -47,6 +47,7 @@ static const char help[] = "bench_operators: product time, bandwidth and memory 
 #include "support/TextFile.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "support/PetscHandle.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -319,6 +320,7 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
   PetscCall(PetscOptionsReal("-bench_triad_mb", "Size of each of the triad's three arrays per rank (MB; beyond the caches)", "bench_operators", b->triad_mb, &b->triad_mb, nullptr));
   PetscOptionsEnd();
+  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   PetscCheck(b->triad_mb >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_triad_mb must be >= 1 MB, got %g", (double)b->triad_mb);
   PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", b->products);
   if (b->max_mb < 0) b->max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;

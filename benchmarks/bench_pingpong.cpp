@@ -17,6 +17,7 @@ static const char help[] = "bench_pingpong: MPI latency and bandwidth between tw
 
 #include "application/ApplicationMain.hpp"
 #include "support/TextFile.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -35,6 +36,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsInt("-bench_repeats", "Round trips per size", "bench_pingpong", repeats, &repeats, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV", "bench_pingpong", csv, csv, sizeof csv, &has_csv));
   PetscOptionsEnd();
+  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (HelpRequested()) PetscFunctionReturn(0);
   PetscCheck(size == 2, comm, PETSC_ERR_USER_INPUT, "bench_pingpong runs on exactly 2 ranks (mpiexec -n 2), not %d", size);
   PetscCheck(max_bytes >= 8 && repeats >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_max_bytes must be >= 8 and -bench_repeats >= 1");

@@ -42,6 +42,7 @@ static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5
 #include "support/OptionLists.hpp"
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -262,6 +263,7 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV (every row, with its states), for -bench_rows", "bench_solvers", csv, csv, sizeof csv, &has_csv));
   PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "bench_solvers", files, &nfiles, &has_earlier));
   PetscOptionsEnd();
+  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (!has_earlier) nfiles = 0;
   PetscCheck(!has_earlier || nfiles > 0, comm, PETSC_ERR_USER_INPUT, "-bench_rows needs one or more CSV files written by -bench_csv");
   for (PetscInt i = 0; i < nfiles; ++i) {

@@ -33,6 +33,7 @@ static const char help[] = "bench_strain: relaxation of an InAs dot in GaAs at s
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
+#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -175,6 +176,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscOptionsInt("-bench_repeat", "Relax each size this many times, keep the fastest", "bench_strain", repeat, &repeat, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_strain", csv, csv, sizeof csv, nullptr));
   PetscOptionsEnd();
+  if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (ncells == 3 && cells[2] == 0) ncells = 2; // the defaults
   PetscCheck(std::string(shape) == "sphere" || std::string(shape) == "dome", comm, PETSC_ERR_USER_INPUT, "-bench_shape: '%s' is not allowed (allowed: sphere, dome)", shape);
   for (PetscInt i = 0; i < ncells; ++i) PetscCheck(cells[i] >= 4, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4", cells[i]);

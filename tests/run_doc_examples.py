@@ -8,7 +8,8 @@ right before a block adjust it for the test:
   <!-- test-args: OPTIONS -->   OPTIONS are appended to every command of the block that runs a tbpeta program (the
                                 later PETSc option wins): a long example runs at a reduced size or limit;
   <!-- test-skip: REASON -->    the block is not run (e.g. the test command itself).
-A command fails the test when it exits non-zero, prints "error:", or warns that an option "was given but not used".
+A command fails the test when it exits non-zero, prints "error:", or warns that an option "was given but not used" (at
+exit) or "is given but nothing reads it" (tbpeta, before its work).
 The same command is run once per page.
 
 Usage: run_doc_examples.py REPO_ROOT BIN_DIR PAGE.md [--list]
@@ -129,7 +130,7 @@ def main():
                 problems = []
                 if code != 0:
                     problems.append(f"exit code {code}")
-                if "was given but not used" in out:
+                if "was given but not used" in out or "is given but nothing reads it" in out:
                     problems.append("an option was given but not used")
                 if re.search(r"^\S+: error:", out, re.M):
                     problems.append("an error line")

@@ -400,7 +400,7 @@ TEST(App, HaloToolCountsAndRefusesImpossibleDecompositions) {
   ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 0", "-domains");
   ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 8 -da_processors_x 2 -da_processors_y 3", "-da_processors_x/y/z");
   ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -partition ring", "-partition");
-  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -csv /nonexistent/halo.csv", "-csv /nonexistent/halo.csv: could not write the file");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -csv /nonexistent/halo.csv", "-csv /nonexistent/halo.csv: directory /nonexistent does not exist");
 }
 
 // tbpeta-model: the three decompositions for a small structure; one line for a bad setting.
@@ -505,6 +505,26 @@ TEST(App, InterruptedRunLeavesNoFile) {
     EXPECT_FALSE(fs::exists(h5));
     for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
   }
+}
+
+// A misspelt option is named before the work, with the option meant; options that PETSc reads late (-log_view,
+// -eps_view, -malloc_dump) and those of objects made later (the relaxation's SNES) are not; -options_strict makes it
+// an error before anything is built.
+TEST(App, MisspeltOptionIsNamedBeforeTheWork) {
+  TBPETA_ASSERT_RANKS();
+  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -params nemo3d -dot_material InAs -dot_radius 0.6 -eps_nev 2 -strain keating -strain_snes_max_it 100 ";
+  for (int ranks : {1, 2}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const RunResult r = RunTbpeta(ranks, dot + "-dot_radus 0.5 -eps_nemo_valance 1 -log_view -eps_view -malloc_dump");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const size_t warning = r.out.find("tbpeta: warning: option -dot_radus (did you mean -dot_radius?) is given but nothing reads it");
+    ASSERT_NE(warning, std::string::npos) << r.out;
+    EXPECT_LT(warning, r.out.find("memory estimate")); // before the work
+    EXPECT_NE(r.out.find("option -eps_nemo_valance (did you mean -eps_nemo_valence?)"), std::string::npos) << r.out;
+    EXPECT_EQ(Lines(r.out) - Lines(Without(r.out, "nothing reads it")), 2) << r.out; // not -log_view, -eps_view, -malloc_dump, -strain_*
+    EXPECT_EQ(r.out.find("was given but not used"), std::string::npos) << r.out;    // and not again at exit
+  }
+  ExpectOneLineError(2, dot + "-dot_radus 0.5 -frobnicate -options_strict", "-options_strict: -dot_radus (did you mean -dot_radius?), -frobnicate are given but nothing reads them");
 }
 
 // SLEPc's solvers with more rows per rank than OpenBLAS's Prescott kernels can take in a zgemv (2^23, the kernels

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "application/OptionsCheck.hpp"
 #include "application/OptionsFiles.hpp"
 #include "application/RenamedOptions.hpp"
 #include "solvers/RegisterSolvers.hpp"
@@ -19,13 +20,20 @@ namespace tbpeta {
 
 namespace {
 
+// The options nothing read, at exit: warnings, or with -options_strict one error line (for the programs that do not
+// check before their work, OptionsCheck.hpp).
 PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
   PetscInt n;
   char **names, **values;
+  std::string list;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
-  for (PetscInt i = 0; i < n; ++i) PetscCall(PetscPrintf(comm, "%s: warning: option -%s was given but not used\n", program, names[i]));
+  for (PetscInt i = 0; i < n; ++i) {
+    list += std::string(list.empty() ? "-" : ", -") + names[i];
+    if (!OptionsStrict()) PetscCall(PetscPrintf(comm, "%s: warning: option -%s was given but not used\n", program, names[i]));
+  }
   PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  PetscCheck(!OptionsStrict() || n == 0, comm, PETSC_ERR_USER_INPUT, "-options_strict: %s given but not used", list.c_str());
   PetscFunctionReturn(0);
 }
 
@@ -59,6 +67,7 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
   PetscCall(RegisterEigenSolvers());
   PetscCall(RefuseRenamedOptions(PETSC_COMM_WORLD));
   PetscCall(ProgressFromOptions(PETSC_COMM_WORLD));
+  PetscCall(OptionsStrictFromOptions(PETSC_COMM_WORLD));
   // PETSc's own communicator of PETSC_COMM_WORLD, held for the run: otherwise a PETSc object created while no other
   // is alive (H after the structure, the bench_build's operators one after another) duplicates the communicator
   // again, an MPI_Comm_dup that agrees a context id between the ranks and selects MPI's collective components (in a
@@ -73,12 +82,6 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
 }
 
 } // namespace
-
-bool HelpRequested() {
-  PetscBool help = PETSC_FALSE;
-  (void)PetscOptionsHasHelp(nullptr, &help);
-  return help;
-}
 
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run) {
   if (int code = StartUp(&argc, &argv, help, program)) return code;

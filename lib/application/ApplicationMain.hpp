@@ -5,15 +5,13 @@
 // rank waits in a collective), renamed options named in one line, and the report of options given but not used.
 #include <petscsys.h>
 
+#include "support/Help.hpp" // HelpRequested, for the programs
+
 namespace tbpeta {
 
 // run() does the work; it may set *exit_code (e.g. 1 after an error it reported itself).
 using ApplicationRun = PetscErrorCode (*)(MPI_Comm comm, int *exit_code);
 
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run);
-
-// -help lists the options and runs nothing: each program reads all of its options, then returns when this is true.
-// Not collective.
-bool HelpRequested();
 
 } // namespace tbpeta

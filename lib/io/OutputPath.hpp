@@ -7,9 +7,13 @@
 
 namespace tbpeta {
 
-// PETSC_ERR_USER_INPUT and one line "-output PATH: ..." when the path's directory does not exist or is not writable,
-// PATH (or the XDMF file beside it) is a directory or not a regular file, its name is longer than 200 characters, or
-// PATH does not end in .h5. Collective (rank 0 looks, the result is broadcast).
+// PETSC_ERR_USER_INPUT and one line "OPTION PATH: ..." when the path's directory does not exist or is not writable,
+// PATH is a directory or not a regular file, its name is longer than 200 characters, or PATH does not end in
+// `extension`: every file a program writes is checked here, before any work. Collective (rank 0 looks, the result is
+// broadcast).
+PetscErrorCode CheckOutputFile(MPI_Comm comm, const std::string &path, const char *option, const char *extension);
+
+// -output PATH: CheckOutputFile for .h5, and the XDMF file beside it must not be a directory or special file either.
 PetscErrorCode CheckOutputPath(MPI_Comm comm, const std::string &path);
 
 // A random suffix ".tmp-<16 hex digits>" for temporary names (call on rank 0, broadcast).

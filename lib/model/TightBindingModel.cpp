@@ -6,6 +6,7 @@
 
 #include "model/ParameterSet.hpp"
 #include "support/OptionLists.hpp"
+#include "support/Help.hpp"
 
 namespace tbpeta {
 
@@ -19,11 +20,9 @@ namespace {
 
 // -vbo_<MATERIAL> of each material of the structure; with -help also those of the set's other materials.
 PetscErrorCode ReadValenceBandOffsets(MPI_Comm comm, const ModelSpec &defaults, const std::vector<std::string> &materials, ModelSpec *spec) {
-  PetscBool help = PETSC_FALSE;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsHasHelp(nullptr, &help));
   std::vector<std::string> names = materials;
-  if (help)
+  if (HelpRequested())
     for (const auto &name : materialsInSet(spec->set))
       if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   spec->vbo.clear();
