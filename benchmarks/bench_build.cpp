@@ -43,6 +43,7 @@ static const char help[] = "bench_build: build time and product time of the stor
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
 #include "io/OutputPath.hpp"
+#include "Targets.hpp"
 
 using namespace tbpeta;
 
@@ -451,34 +452,30 @@ PetscErrorCode PrintTouchFloor(MPI_Comm comm, const std::vector<Row> &rows) {
 
 // The targets over every set and size, and over the large sizes (>= 1e5 atoms) where fixed costs no longer count.
 PetscErrorCode PrintTargets(MPI_Comm comm, const BenchSettings &b, const std::vector<Row> &all_rows) {
-  double max_ratio = 0, max_large = 0;
-  std::string where, where_large = "none";
+  std::vector<std::pair<double, std::string>> build, large, shell, again;
   PetscFunctionBeginUser;
   for (const Row &r : all_rows) {
     const std::string at = r.set + " " + std::to_string(r.cells) + "^3 cells, " + std::to_string(r.atoms) + " atoms";
-    if (r.ratio() > max_ratio) max_ratio = r.ratio(), where = at;
-    if (r.atoms >= 100000 && r.ratio() > max_large) max_large = r.ratio(), where_large = at;
+    build.emplace_back(r.ratio(), at), shell.emplace_back(r.shellRatio(), at), again.emplace_back(r.shellAgainRatio(), at);
+    if (r.atoms >= 100000) large.emplace_back(r.ratio(), at);
   }
-  PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; measured max ratio %.2f (%s) -> %s\n", max_ratio, where.c_str(), max_ratio <= 10 ? "met" : "NOT met"));
-  PetscCall(PetscPrintf(comm, "        over sizes >= 1e5 atoms: max ratio %.2f (%s) -> %s\n", max_large, where_large.c_str(), max_large <= 10 ? "met" : "NOT met"));
+  PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; %s\n", bench::AtMost(build, 10).text("measured max ratio").c_str()));
+  PetscCall(PetscPrintf(comm, "        over sizes >= 1e5 atoms: %s\n", bench::AtMost(large, 10).text().c_str()));
   PetscCall(PrintTouchFloor(comm, all_rows));
-  double max_shell = 0;
-  std::string where_shell;
-  for (const Row &r : all_rows)
-    if (r.shellRatio() > max_shell) max_shell = r.shellRatio(), where_shell = r.set + " " + std::to_string(r.cells) + "^3 cells, " + std::to_string(r.atoms) + " atoms";
-  PetscCall(PetscPrintf(comm, "target: on-the-fly operator (shell) build <= 2 of its products; measured max ratio %.2f (%s) -> %s\n", max_shell, where_shell.c_str(), max_shell <= 2 ? "met" : "NOT met"));
+  PetscCall(PetscPrintf(comm, "target: on-the-fly operator (shell) build <= 2 of its products; %s\n", bench::AtMost(shell, 2).text("measured max ratio").c_str()));
   for (const Row &r : all_rows)
     if (r.shellRatio() > 2)
       PetscCall(PetscPrintf(comm, "        %s %d^3 cells: shell build %.2f of its products, of them page faults (kernel CPU) %.2f (%.0f faults); built again on the memory freed: %.2f\n", r.set.c_str(), r.cells,
                             r.shellRatio(), r.shellSysRatio(), r.shell_faults, r.shellAgainRatio()));
-  double max_again = 0;
-  for (const Row &r : all_rows) max_again = std::max(max_again, r.shellAgainRatio());
-  PetscCall(PetscPrintf(comm, "        the shell built again on the memory the first build freed (median of 5): max ratio %.2f -> %s\n", max_again, max_again <= 2 ? "met" : "NOT met"));
+  PetscCall(PetscPrintf(comm, "        the shell built again on the memory the first build freed (median of 5): %s\n", bench::AtMost(again, 2).text().c_str()));
   for (const auto &set : b.sets) {
     std::vector<double> a, tb, tp;
     for (const Row &r : all_rows)
       if (r.set == set && r.atoms >= 10000) a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product);
-    if (a.empty()) continue;
+    if (a.size() < 2) { // an exponent needs two sizes at least
+      PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): %zu size(s) of >= 1e4 atoms, no exponent -> NOT measured\n", set.c_str(), a.size()));
+      continue;
+    }
     const double pb = FitExponent(a, tb), pp = FitExponent(a, tp);
     const bool lin = !std::isnan(pb) && !std::isnan(pp) && std::fabs(pb - 1) <= 0.1 && std::fabs(pp - 1) <= 0.1;
     PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): build p = %.3f, product p = %.3f -> %s\n", set.c_str(), pb, pp, lin ? "both linear" : "NOT both linear"));

@@ -57,7 +57,7 @@ for part in $parts; do
   build-asan) build_asan ;;
   build-fuzz) FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh ;;
   fuzz)
-    FUZZ_SECONDS=${FUZZ_SECONDS:-6} bash ci/fuzz.sh
+    bash ci/fuzz.sh # FUZZ_SECONDS of new inputs, 20 by default (README)
     ;;
   asan | asan-1 | asan-2)
     # asan-1 (the tests on 1 rank, then the tbpeta runs) and asan-2 (the tests on 2 ranks) are its two halves, which
@@ -95,14 +95,21 @@ for part in $parts; do
       unset ASAN_OPTIONS UBSAN_OPTIONS OMPI_MCA_memory OPENBLAS_CORETYPE
       continue
     fi
-    # The executable on bad input and on a small solve of each solver.
-    for args in "-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -eps_type nemo" "-cells 2,2,2 -eps_type folded -hamiltonian shell" \
-                "-cells 2,2,2 -eps_type krylovschur -eps_nev 4" "-cells 2,2,2 -params_file /nonexistent.tbp"; do
+    # The executable on a small solve of each solver (exit 0) and on bad input (exit 1, one error line): a run that ends
+    # otherwise (an abort, a PETSc error on good input) fails here even without a sanitizer report.
+    for run in "0|-cells 2,2,2 -dot_material InAs -dot_radius 0.4 -eps_type nemo" "0|-cells 2,2,2 -eps_type folded -hamiltonian shell" \
+               "0|-cells 2,2,2 -eps_type krylovschur -eps_nev 4" "1|-cells 2,2,2 -params_file /nonexistent.tbp"; do
+      expected=${run%%|*} args=${run#*|}
       log=build-asan/tbpeta.log
-      $mpi -n 2 build-asan/bin/tbpeta $args >"$log" 2>&1 || true
+      set +e
+      $mpi -n 2 build-asan/bin/tbpeta $args >"$log" 2>&1
+      rc=$?
+      set -e
       if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
         grep -E -A20 "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log" | head -60; note "asan: tbpeta $args: sanitizer report"; exit 1
       fi
+      [ $rc = "$expected" ] || { tail -20 "$log"; note "asan: tbpeta $args: exit $rc, $expected expected"; exit 1; }
+      [ $expected = 0 ] || [ "$(grep -c "tbpeta: error:" "$log")" = 1 ] || { cat "$log"; note "asan: tbpeta $args: one error line expected"; exit 1; }
     done
     unset ASAN_OPTIONS UBSAN_OPTIONS OMPI_MCA_memory OPENBLAS_CORETYPE
     note "asan: no sanitizer report"

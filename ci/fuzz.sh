@@ -7,7 +7,7 @@
 #   bash ci/fuzz.sh            (after ci/install-deps.sh; clang and libclang-rt come from Debian)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-30}
+seconds=${FUZZ_SECONDS:-20}
 out=build-fuzz
 mkdir -p "$out"
 sources="lib/model/ParameterText.cpp tests/fuzz/fuzz_parameter_text.cpp lib/model/ParameterText.hpp lib/model/MaterialParameters.hpp"
@@ -21,6 +21,6 @@ echo "ci/fuzz.sh: corpus regression ($(ls tests/fuzz/corpus | wc -l) inputs)"
 "$out/fuzz_parameter_text" -runs=0 tests/fuzz/corpus >"$out/regression.log" 2>&1 || { tail -30 "$out/regression.log"; exit 1; }
 rm -rf "$out/corpus" && cp -r tests/fuzz/corpus "$out/corpus"
 echo "ci/fuzz.sh: fuzzing for ${seconds} s"
-(cd "$out" && ./fuzz_parameter_text -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 corpus >fuzz.log 2>&1) || { tail -40 "$out/fuzz.log"; exit 1; }
+(cd "$out" && ./fuzz_parameter_text -max_total_time="$seconds" -max_len=8192 -timeout=60 -print_final_stats=1 corpus >fuzz.log 2>&1) || { tail -40 "$out/fuzz.log"; exit 1; }
 grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/fuzz.log" | sed 's/^/  /'
 echo "ci/fuzz.sh: no crash, no sanitizer report, no broken invariant"

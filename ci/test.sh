@@ -37,7 +37,7 @@ ready() {
   done
 }
 suite=0
-(cd build && ctest -j2 --output-on-failure --timeout 600) || suite=1
+(cd build && ctest -j2 --output-on-failure --timeout 3600) || suite=1
 stamp "ctest done"
 [ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
 (bash ci/checks.sh mallocdump-tests && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh index64) >build-checks-a.log 2>&1 &

@@ -8,9 +8,11 @@
 //    (k in 2 pi / a), the same along Gamma-L (k as a fraction of L); m_e at Gamma along [100] (m0, finite difference
 //    with dk = 0.002 (2 pi / a)).
 // kNotGiven (NaN) marks a value the reference file does not give (Delta_so of the sets without spin-orbit, m_e of Si).
-// These are COMPUTED CHECK VALUES, not published numbers: they come from the independent implementation documented
-// in the project's reference folder (derived_check_values.txt), printed there to 4 decimals (6 for vbm_absolute);
-// the numbers below are copied from that file.
+// These are COMPUTED CHECK VALUES, not published numbers: they come from an independent implementation (not tbpeta's
+// code), printed to 4 decimals (6 for vbm_absolute) in tests/inputs/derived_check_values.txt, which is committed with
+// the project: its header says how they were computed (the Slater-Koster table and conventions used) and which of
+// them published or third-party numbers confirm (e.g. Vogl 1983 GaAs's gap of 1.55 eV, NEMO 3-D's stored band edges
+// of GaAs and InAs to 1e-5 eV). The numbers below are copied from that file.
 #include <limits>
 #include <utility>
 #include <vector>

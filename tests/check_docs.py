@@ -24,7 +24,7 @@ HELP_LINE = re.compile(r"^\s+(-[A-Za-z0-9_]+)(.*)$")
 
 def help_text(bin_dir, program):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    p = subprocess.run([os.path.join(bin_dir, program), "-help"], env=env, capture_output=True, text=True, timeout=120)
+    p = subprocess.run([os.path.join(bin_dir, program), "-help"], env=env, capture_output=True, text=True, timeout=900)
     return p.stdout
 
 

@@ -77,7 +77,7 @@ public:
     if (pid_ > 0 && !done_) kill(pid_, SIGKILL), waitpid(pid_, &status_, 0);
   }
   // Waits until `text` is in its stdout (true), or it has ended or `seconds` passed (false).
-  bool WaitForOutput(const std::string &text, double seconds = 900) {
+  bool WaitForOutput(const std::string &text, double seconds = 1500) { // below ctest's hang guard (1800 s)
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < until) {
       if (Slurp(out_).find(text) != std::string::npos) return true;
@@ -290,17 +290,20 @@ TEST(App, RenamedOptionsNameTheirSuccessor) {
 // non-zero exit, no output, from every executable and on any number of ranks; PETSc's own traceback never shows.
 TEST(App, UnreadableOptionsFileGetsOneLine) {
   TBPETA_ASSERT_RANKS();
-  const fs::path missing = Scratch() / "missing.opts", dir = Scratch() / "adir.opts", locked = Scratch() / "locked.opts";
+  const fs::path missing = Scratch() / "missing.opts", dir = Scratch() / "adir.opts", locked = Scratch() / "locked.opts", plain = Scratch() / "plain.txt";
   fs::remove(missing);
   fs::create_directories(dir);
   std::ofstream(locked) << "-cells 1,1,1\n";
+  std::ofstream(plain) << "a regular file\n";
   fs::permissions(locked, fs::perms::none);
   const bool root_reads_anything = std::ifstream(locked).good(); // root ignores permissions
   struct Case {
     fs::path file;
     const char *reason;
   };
-  std::vector<Case> cases = {{missing, "No such file or directory"}, {dir, "it is a directory"}};
+  // A file that cannot be opened even by root (CI runs as root): a path through a regular file. The permission case
+  // itself is run where permissions apply.
+  std::vector<Case> cases = {{missing, "No such file or directory"}, {dir, "it is a directory"}, {plain / "under.opts", "Not a directory"}};
   if (!root_reads_anything) cases.push_back({locked, "Permission denied"});
   // Every program on one rank; tbpeta on two as well (they share ApplicationMain, which reads the file on rank 0).
   for (const char *exe : {"tbpeta", "tbpeta-bands", "tbpeta-halo", "tbpeta-model", "bench_operators", "bench_build", "bench_solvers", "bench_strain"})

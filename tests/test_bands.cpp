@@ -288,23 +288,41 @@ TEST(Bands, ExecutableWritesCsvAndPng) {
   for (const auto &e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
 }
 
-// Deformation potentials of nemo3d GaAs against Vurgaftman et al., J. Appl. Phys. 89, 5815 (2001): a_gap = -8.33 eV
-// within 15 %, b = -2.0 eV within 30 %, with the on-site correction; d, the values without the correction and InAs are
-// reported (docs/strained-hamiltonian.md), not asserted. The correction is diagonal: d is the same without it.
-TEST(Bands, DeformationPotentialsOfGaAs) {
-  TightBindingModel model;
-  ASSERT_EQ(ModelFromOptions("-params nemo3d -material GaAs", &model), 0);
-  model.strained.on = true;
-  DeformationPotentials with, without;
-  ASSERT_EQ(ComputeDeformationPotentials(model, 0, 0.002, &with), 0);
-  EXPECT_NEAR(with.a_gap, -8.33, 0.15 * 8.33);
-  EXPECT_NEAR(with.b, -2.0, 0.30 * 2.0);
-  model.strained.onsite = false;
-  ASSERT_EQ(ComputeDeformationPotentials(model, 0, 0.002, &without), 0);
-  EXPECT_NEAR(without.d, with.d, 1e-4); // equal to first order in the strain
-  EXPECT_LT(without.a_gap, with.a_gap - 0.5); // the correction reduces the magnitude of a_gap
-  std::printf("GaAs nemo3d: a_gap %.3f (without the correction %.3f), b %.3f (%.3f), d %.3f eV\n", with.a_gap, without.a_gap, with.b, without.b, with.d);
-  PetscOptionsClear(nullptr);
+// Deformation potentials of nemo3d GaAs and InAs: the table of docs/strained-hamiltonian.md pinned as a regression (to
+// its printed 1e-3 eV), with the on-site correction and without; the correction is diagonal, so d is the same
+// without it, and it reduces the magnitude of a_gap. Against Vurgaftman et al., J. Appl. Phys. 89, 5815 (2001), the
+// set's own distance is documented there (GaAs a_gap -7 %, b +23 %, d +5 %; InAs +13 %, -34 %, +62 %): the signs are
+// asserted, and the GaAs a_gap and d within 10 %.
+TEST(Bands, DeformationPotentialsOfGaAsAndInAs) {
+  struct Pinned {
+    const char *material;
+    double a_gap, b, d, a_gap_none, b_none;
+  };
+  for (const Pinned &p : {Pinned{"GaAs", -7.772, -2.451, -5.053, -9.828, -3.012}, Pinned{"InAs", -6.882, -1.190, -5.833, -8.548, -3.397}}) {
+    SCOPED_TRACE(p.material);
+    TightBindingModel model;
+    ASSERT_EQ(ModelFromOptions(std::string("-params nemo3d -material ") + p.material, &model), 0);
+    model.strained.on = true;
+    DeformationPotentials with, without;
+    ASSERT_EQ(ComputeDeformationPotentials(model, 0, 0.002, &with), 0);
+    EXPECT_NEAR(with.a_gap, p.a_gap, 5e-4);
+    EXPECT_NEAR(with.b, p.b, 5e-4);
+    EXPECT_NEAR(with.d, p.d, 5e-4);
+    model.strained.onsite = false;
+    ASSERT_EQ(ComputeDeformationPotentials(model, 0, 0.002, &without), 0);
+    EXPECT_NEAR(without.a_gap, p.a_gap_none, 5e-4);
+    EXPECT_NEAR(without.b, p.b_none, 5e-4);
+    EXPECT_NEAR(without.d, with.d, 1e-4);       // equal to first order in the strain
+    EXPECT_LT(without.a_gap, with.a_gap - 0.5); // the correction reduces the magnitude of a_gap
+    EXPECT_LT(with.a_gap, 0); // Vurgaftman's signs
+    EXPECT_LT(with.b, 0);
+    EXPECT_LT(with.d, 0);
+    if (std::string(p.material) == "GaAs") {
+      EXPECT_NEAR(with.a_gap, -8.33, 0.10 * 8.33);
+      EXPECT_NEAR(with.d, -4.8, 0.10 * 4.8);
+    }
+    PetscOptionsClear(nullptr);
+  }
 }
 
 // A strained crystal: no strain gives the unstrained bands bit for bit, and a hydrostatic strain moves the direct gap

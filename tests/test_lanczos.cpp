@@ -4,6 +4,9 @@
 // reports what did not converge, SLEPc's interface (prefix, -eps_view, EPSGetEigenpair), the memory it holds
 // (measured), and one-line errors for bad options.
 #include <gtest/gtest.h>
+#include <petscsys.h>
+
+#include <petscblaslapack.h> // after PETSc's own headers, which it needs
 
 #include <algorithm>
 #include <cmath>
@@ -213,6 +216,28 @@ PetscErrorCode ReadDot1MT(int m, std::vector<double> *alpha, std::vector<double>
   PetscFunctionReturn(0);
 }
 
+// Every eigenvalue of T (alpha[0..m), beta[1..m)) by LAPACK (dsteqr), ascending.
+std::vector<double> TEigenvalues(const std::vector<double> &alpha, const std::vector<double> &beta) {
+  PetscBLASInt n = (PetscBLASInt)alpha.size(), one = 1, info;
+  std::vector<double> d(alpha), e(beta.begin() + 1, beta.begin() + 1 + std::max<size_t>(1, alpha.size()) - 1), work(1);
+  LAPACKREALsteqr_("N", &n, d.data(), e.data(), nullptr, &one, work.data(), &info);
+  EXPECT_EQ(info, 0);
+  return d;
+}
+
+// The eigenvalues of T in [lo, hi], copies (values closer than 1e-11 eV, the ghosts of a converged level) merged.
+std::vector<double> DistinctIn(const std::vector<double> &values, double lo, double hi) {
+  std::vector<double> out;
+  for (double v : values)
+    if (v >= lo && v <= hi && (out.empty() || v - out.back() > 1e-11)) out.push_back(v);
+  return out;
+}
+
+// The eigenvalue of T nearest `guess` (the guess only selects; the value is LAPACK's).
+double NearestEigenvalue(const std::vector<double> &values, double guess) {
+  return *std::min_element(values.begin(), values.end(), [&](double a, double b) { return std::fabs(a - guess) < std::fabs(b - guess); });
+}
+
 } // namespace
 
 // The pass must not stop on a converged level while that level's partner, a value of T of its own that the start
@@ -223,10 +248,15 @@ PetscErrorCode ReadDot1MT(int m, std::vector<double> *alpha, std::vector<double>
 TEST(Lanczos, PartnerCloserThanTheToleranceIsWaitedFor) {
   tbpeta::lanczos::Wanted want; // 4 + 4 states around the GaAs midgap, Kramers pairs: 2 levels each side
   want.gap_center = 0.7091, want.levels_v = 2, want.levels_c = 2, want.rows = 2e7;
-  const double high = 0.175397687364, partner = 0.175397686911, next = 0.172582746; // eV, from the checks below
   std::vector<double> alpha, beta;
   tbpeta::lanczos::Check chk;
   ASSERT_EQ(ReadDot1MT(5800, &alpha, &beta), 0);
+  // The levels from T itself by LAPACK: the fourfold level's two pairs (4.5e-10 eV apart: the only values of T in
+  // [0.1753, 0.1755] eV) and the next hole level.
+  const std::vector<double> spectrum = TEigenvalues(alpha, beta), four = DistinctIn(spectrum, 0.1753, 0.1755);
+  ASSERT_EQ(four.size(), 2u);
+  const double partner = four[0], high = four[1], next = NearestEigenvalue(spectrum, 0.17258);
+  EXPECT_NEAR(high - partner, 4.5e-10, 0.1e-10);
   ASSERT_EQ(tbpeta::lanczos::AnalyseT(alpha, beta, want, 1e-10, &chk), 0);
   ASSERT_EQ(chk.wanted.size(), 4u);
   EXPECT_NEAR(chk.wanted[0].value, partner, 1e-11);
@@ -239,8 +269,9 @@ TEST(Lanczos, PartnerCloserThanTheToleranceIsWaitedFor) {
   ASSERT_EQ(chk.wanted.size(), 4u);
   EXPECT_NEAR(chk.wanted[0].value, partner, 1e-11);
   EXPECT_NEAR(chk.wanted[1].value, high, 1e-11);
-  EXPECT_NEAR(chk.wanted[2].value, 0.81329893, 1e-8);
-  EXPECT_NEAR(chk.wanted[3].value, 0.96674063, 1e-8);
+  const std::vector<double> all = TEigenvalues(alpha, beta); // the two conduction levels: LAPACK's values of T_5950
+  EXPECT_NEAR(chk.wanted[2].value, NearestEigenvalue(all, 0.8133), 1e-11);
+  EXPECT_NEAR(chk.wanted[3].value, NearestEigenvalue(all, 0.9667), 1e-11);
   for (const auto &l : chk.wanted) EXPECT_TRUE(l.converged) << l.value; // the pass stops here, the level whole
   EXPECT_TRUE(chk.neighbours_converged);
 }

@@ -257,6 +257,38 @@ TEST(SlaterKoster, TableIsRotationCovariant) {
     }
 }
 
+// The d-d entries against Slater & Koster's Table I itself (Phys. Rev. 94, 1498 (1954)), written out here entry by
+// entry (the rows E_xy,xy ... E_3z2-r2,3z2-r2, the others by the cyclic permutation x -> y -> z, l -> m -> n, that
+// the table prescribes), at general directions that are no bond of the lattice.
+TEST(SlaterKoster, DdEntriesAreSlaterKostersTable) {
+  TBPETA_ASSERT_RANKS();
+  const auto v = DistinctIntegrals();
+  const double s = v.dd_sigma, p = v.dd_pi, d = v.dd_delta, r3 = std::sqrt(3.0);
+  for (const auto &raw : {std::array<double, 3>{0.2, 0.9, -0.4}, std::array<double, 3>{-0.7, 0.1, 0.55}, std::array<double, 3>{0.31, -0.62, 0.72}}) {
+    const double norm = std::sqrt(raw[0] * raw[0] + raw[1] * raw[1] + raw[2] * raw[2]);
+    const double l = raw[0] / norm, m = raw[1] / norm, n = raw[2] / norm, l2 = l * l, m2 = m * m, n2 = n * n;
+    // (xy, yz, zx) entries from E_xy,xy and E_xy,yz by the cyclic permutation.
+    const auto diag = [&](double a2, double b2, double c2) { return 3 * a2 * b2 * s + (a2 + b2 - 4 * a2 * b2) * p + (c2 + a2 * b2) * d; };
+    const auto off = [&](double a, double b2, double c) { return 3 * a * b2 * c * s + a * c * (1 - 4 * b2) * p + a * c * (b2 - 1) * d; };
+    const double e[5][5] = {
+      {diag(l2, m2, n2), off(l, m2, n), off(m, l2, n), 1.5 * l * m * (l2 - m2) * s + 2 * l * m * (m2 - l2) * p + 0.5 * l * m * (l2 - m2) * d,
+       r3 * (l * m * (n2 - 0.5 * (l2 + m2)) * s - 2 * l * m * n2 * p + 0.5 * l * m * (1 + n2) * d)},
+      {0, diag(m2, n2, l2), off(m, n2, l), 1.5 * m * n * (l2 - m2) * s - m * n * (1 + 2 * (l2 - m2)) * p + m * n * (1 + 0.5 * (l2 - m2)) * d,
+       r3 * (m * n * (n2 - 0.5 * (l2 + m2)) * s + m * n * (l2 + m2 - n2) * p - 0.5 * m * n * (l2 + m2) * d)},
+      {0, 0, diag(n2, l2, m2), 1.5 * n * l * (l2 - m2) * s + n * l * (1 - 2 * (l2 - m2)) * p - n * l * (1 - 0.5 * (l2 - m2)) * d,
+       r3 * (l * n * (n2 - 0.5 * (l2 + m2)) * s + l * n * (l2 + m2 - n2) * p - 0.5 * l * n * (l2 + m2) * d)},
+      {0, 0, 0, 0.75 * (l2 - m2) * (l2 - m2) * s + (l2 + m2 - (l2 - m2) * (l2 - m2)) * p + (n2 + 0.25 * (l2 - m2) * (l2 - m2)) * d,
+       r3 * (0.5 * (l2 - m2) * (n2 - 0.5 * (l2 + m2)) * s + n2 * (m2 - l2) * p + 0.25 * (1 + n2) * (l2 - m2) * d)},
+      {0, 0, 0, 0, (n2 - 0.5 * (l2 + m2)) * (n2 - 0.5 * (l2 + m2)) * s + 3 * n2 * (l2 + m2) * p + 0.75 * (l2 + m2) * (l2 + m2) * d}};
+    const auto block = tbpeta::anionCationBlock(v, l, m, n);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j) { // d-d is even: the table's entry and its transpose are equal
+        const double table = i <= j ? e[i][j] : e[j][i];
+        EXPECT_NEAR(block[tbpeta::kDxy + i][tbpeta::kDxy + j], table, 1e-13) << "d orbitals " << i << "," << j << " at (" << l << ", " << m << ", " << n << ")";
+      }
+  }
+}
+
 TEST(SlaterKoster, ReversedBondIsTransposeWithAtomsSwapped) {
   TBPETA_ASSERT_RANKS();
   // <c i|H|a j> along c->a (= -u) computed as an "anion-cation" block with the atom roles swapped must equal
