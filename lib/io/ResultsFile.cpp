@@ -19,6 +19,7 @@
 #include "io/CanonicalOrder.hpp"
 #include "io/Hdf5File.hpp"
 #include "io/OutputPath.hpp"
+#include "io/ResultsContents.hpp"
 #include "io/XdmfFile.hpp"
 #include "support/CollectiveError.hpp"
 #include "support/InterruptSignal.hpp"
@@ -29,177 +30,8 @@
 namespace tbpeta {
 namespace {
 
-// The data to write, validated and in file order.
-struct Prepared {
-  std::string path;                      // final name (for messages)
-  std::string h5_name;                   // its last component (the XDMF file refers to it)
-  std::vector<double> eigenvalues, residuals; // sorted; rank 0 only
-  std::vector<unsigned long long> order; // file position -> caller's index of each state
-  hsize_t n_eigenvalues = 0, total_atoms = 0;
-  RowSelection sel;                      // owned canonical indices, ascending
-  std::vector<double> positions;         // 3 per row, in `sel.rows` order
-  std::vector<int32_t> species, material, index;
-  std::string options, species_names, material_names;
-  std::vector<std::pair<std::string, std::string>> attributes;
-  NamedValues values; // numeric root attributes
-  bool has_vectors = false, write_vectors = false, has_solver = false;
-  PetscInt block_size = 0;
-  SolverForOutput solver;
-  std::vector<TableForOutput> tables; // rank 0 only
-  struct Group {
-    AtomGroupForOutput meta;                // names and attributes (the spans of its fields are not used)
-    std::vector<std::vector<double>> data; // per field, in `sel.rows` order
-  };
-  std::vector<Group> groups;
-};
-
-std::string Join(const std::vector<std::string> &names) {
-  std::string s;
-  for (std::size_t i = 0; i < names.size(); ++i) s += (i ? "," : "") + names[i];
-  return s;
-}
-
-// The caller's per-atom groups in file order (order[k]: the caller's index of file row k).
-std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms, const std::vector<std::size_t> &order, Prepared *d) {
-  for (const AtomGroupForOutput &g : atoms.groups) {
-    Prepared::Group pg{g, {}};
-    for (const AtomField &f : g.fields) {
-      const std::size_t c = f.components;
-      if (f.components < 1 || f.values.size() != c * order.size())
-        return {PETSC_ERR_ARG_SIZ, "WriteResults: " + g.name + "/" + f.name + ": " + std::to_string(f.values.size()) + " values for " + std::to_string(order.size()) + " owned atoms x " + std::to_string(f.components)};
-      std::vector<double> v(c * order.size());
-      for (std::size_t k = 0; k < order.size(); ++k)
-        for (std::size_t j = 0; j < c; ++j) v[c * k + j] = f.values[c * order[k] + j];
-      pg.data.push_back(std::move(v));
-    }
-    for (AtomField &f : pg.meta.fields) f.values = {};
-    d->groups.push_back(std::move(pg));
-  }
-  return {0, ""};
-}
-
-// Checks this rank's atoms and puts them in file order. Returns (code, message); an empty message when all is well.
-std::pair<PetscErrorCode, std::string> Prepare(const AtomsForOutput &atoms, const std::vector<std::string> &species_names, const std::vector<std::string> &material_names, Prepared *d) {
-  const std::size_t n = atoms.canonical_index.size();
-  if (atoms.total_atoms < 0) return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: total_atoms is negative (" + std::to_string(atoms.total_atoms) + ")"};
-  if (atoms.positions_nm.size() != 3 * n)
-    return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.positions_nm.size()) + " position values (3 per atom expected)"};
-  if (atoms.species.size() != n) return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.species.size()) + " species values"};
-  if (atoms.material.size() != n) return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.material.size()) + " material values"};
-
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return atoms.canonical_index[a] < atoms.canonical_index[b]; });
-  d->sel.rows.resize(n);
-  d->positions.resize(3 * n);
-  d->species.resize(n);
-  d->material.resize(n);
-  d->index.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i   = order[k];
-    const PetscInt    idx = atoms.canonical_index[i];
-    if (idx < 0 || idx >= atoms.total_atoms)
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: canonical index " + std::to_string(idx) + " is outside 0.." + std::to_string(atoms.total_atoms - 1)};
-    if (k && d->sel.rows[k - 1] == static_cast<hsize_t>(idx)) return {PETSC_ERR_ARG_WRONG, "WriteResults: canonical index " + std::to_string(idx) + " is given twice"};
-    if (atoms.species[i] < 0 || static_cast<std::size_t>(atoms.species[i]) >= species_names.size())
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: species " + std::to_string(atoms.species[i]) + " of atom " + std::to_string(idx) + " is not an index into the " + std::to_string(species_names.size()) + " species names"};
-    if (atoms.material[i] < 0 || static_cast<std::size_t>(atoms.material[i]) >= material_names.size())
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: material " + std::to_string(atoms.material[i]) + " of atom " + std::to_string(idx) + " is not an index into the " + std::to_string(material_names.size()) + " material names"};
-    d->sel.rows[k] = static_cast<hsize_t>(idx);
-    for (int c = 0; c < 3; ++c) d->positions[3 * k + c] = atoms.positions_nm[3 * i + c];
-    d->species[k]  = static_cast<int32_t>(atoms.species[i]);
-    d->material[k] = static_cast<int32_t>(atoms.material[i]);
-    d->index[k]    = static_cast<int32_t>(idx);
-    if (k && d->sel.rows[k - 1] + 1 == d->sel.rows[k]) d->sel.runs.back().second++;
-    else d->sel.runs.emplace_back(d->sel.rows[k], 1);
-  }
-  d->total_atoms = static_cast<hsize_t>(atoms.total_atoms);
-  return PrepareGroups(atoms, order, d);
-}
-
-// The same on every rank (all strings come from rank 0).
-std::pair<PetscErrorCode, std::string> CheckNames(const std::vector<std::string> &species_names, const std::vector<std::string> &material_names, const Prepared &d) {
-  for (const auto *names : {&species_names, &material_names})
-    for (const auto &name : *names)
-      if (name.empty() || name.find(',') != std::string::npos)
-        return {PETSC_ERR_ARG_WRONG, "WriteResults: " + std::string(names == &species_names ? "species" : "material") + " name '" + name + "' is empty or contains a comma"};
-  std::set<std::string> keys{"options"};
-  std::vector<std::string> all;
-  for (const auto &[key, value] : d.attributes) all.push_back(key);
-  for (const auto &[key, value] : d.values) all.push_back(key);
-  for (const auto &key : all) {
-    if (key.empty()) return {PETSC_ERR_ARG_WRONG, "WriteResults: a root attribute has an empty name"};
-    if (!keys.insert(key).second) return {PETSC_ERR_ARG_WRONG, "WriteResults: root attribute '" + key + "' is given twice or is reserved"};
-  }
-  std::set<std::string> counters{"name"};
-  for (const auto &[key, value] : d.solver.counters) {
-    if (key.empty()) return {PETSC_ERR_ARG_WRONG, "WriteResults: a solver counter has an empty name"};
-    if (!counters.insert(key).second) return {PETSC_ERR_ARG_WRONG, "WriteResults: solver counter '" + key + "' is given twice or is reserved"};
-  }
-  return {0, ""};
-}
-
-// Rank 0's strings, numbers, eigenvalues (sorted ascending, NaNs last) and tables on every rank, and their checks.
-PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms, const std::string &options, const std::vector<std::pair<std::string, std::string>> &root_attributes,
-                               const NamedValues &root_values, const SolverForOutput &solver, std::span<const TableForOutput> tables, Prepared *d) {
-  PetscMPIInt rank;
-  std::vector<std::string> species_names = atoms.species_names, material_names = atoms.material_names;
-  std::string problem;
-  unsigned long long n_eigenvalues = states.eigenvalues.size();
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  d->options = options, d->attributes = root_attributes, d->values = root_values, d->solver = solver;
-  PetscCall(BcastString(comm, d->options));
-  PetscCall(BcastStrings(comm, species_names));
-  PetscCall(BcastStrings(comm, material_names));
-  PetscCall(BcastPairs(comm, d->attributes));
-  PetscCall(BcastPairs(comm, d->values));
-  PetscCall(BcastString(comm, d->solver.name));
-  PetscCall(BcastPairs(comm, d->solver.counters));
-  d->has_solver = !d->solver.name.empty() || !d->solver.counters.empty();
-  PetscCallMPI(MPI_Bcast(&n_eigenvalues, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
-  d->n_eigenvalues = n_eigenvalues;
-  d->order.resize(n_eigenvalues);
-  if (rank == 0) {
-    if (states.residuals.size() != states.eigenvalues.size())
-      problem = "WriteResults: " + std::to_string(states.residuals.size()) + " residuals for " + std::to_string(states.eigenvalues.size()) + " eigenvalues";
-    else {
-      std::iota(d->order.begin(), d->order.end(), 0ULL);
-      std::stable_sort(d->order.begin(), d->order.end(), [&](auto a, auto b) { return std::isnan(states.eigenvalues[b]) ? !std::isnan(states.eigenvalues[a]) : states.eigenvalues[a] < states.eigenvalues[b]; });
-      for (auto k : d->order) d->eigenvalues.push_back(states.eigenvalues[k]), d->residuals.push_back(states.residuals[k]);
-    }
-    d->tables.assign(tables.begin(), tables.end());
-  }
-  PetscCall(AgreeOnError(comm, PETSC_ERR_ARG_SIZ, problem));
-  if (n_eigenvalues) PetscCallMPI(MPI_Bcast(d->order.data(), static_cast<PetscMPIInt>(n_eigenvalues), MPI_UNSIGNED_LONG_LONG, 0, comm));
-  auto [code, message] = CheckNames(species_names, material_names, *d);
-  PetscCheck(message.empty(), comm, code, "%s", OneLine(message).c_str());
-  d->species_names = Join(species_names), d->material_names = Join(material_names);
-  auto [acode, amessage] = Prepare(atoms, species_names, material_names, d);
-  PetscCall(AgreeOnError(comm, acode, amessage));
-  PetscFunctionReturn(0);
-}
-
-// Every rank agrees on the atom counts and on whether the states come with vectors.
-PetscErrorCode CheckCounts(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms, Prepared *d) {
-  PetscMPIInt size;
-  unsigned long long counts[3] = {d->sel.rows.size(), static_cast<unsigned long long>(atoms.total_atoms), states.vector ? 1ULL : 0ULL}, sum[3], max[3];
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Allreduce(counts, sum, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(counts, max, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
-  PetscCheck(max[1] * static_cast<unsigned long long>(size) == sum[1], comm, PETSC_ERR_ARG_WRONG, "WriteResults: total_atoms differs between ranks");
-  PetscCheck(sum[0] == max[1], comm, PETSC_ERR_ARG_WRONG, "WriteResults: the ranks own %llu atoms in all but total_atoms is %llu", sum[0], max[1]);
-  PetscCheck(sum[2] == 0 || sum[2] == static_cast<unsigned long long>(size), comm, PETSC_ERR_ARG_WRONG, "WriteResults: vectors are given on %llu of %d ranks", sum[2], size);
-  PetscCheck(!states.vector || states.block_size >= 1, comm, PETSC_ERR_ARG_WRONG, "WriteResults: block_size %" PetscInt_FMT " is not positive", states.block_size);
-  d->has_vectors = states.vector && d->n_eigenvalues > 0;
-  d->write_vectors = d->has_vectors && states.write_vectors;
-  d->block_size = states.block_size;
-  PetscFunctionReturn(0);
-}
-
 // Group structure/: every rank its own rows.
-PetscErrorCode WriteStructure(const Hdf5Writing &w, const Prepared &d, hid_t file, hid_t dxpl) {
+PetscErrorCode WriteStructure(const Hdf5Writing &w, const ResultsContents &d, hid_t file, hid_t dxpl) {
   H5Handle group(H5Gclose);
   PetscFunctionBeginUser;
   PetscCall(w.Check(group.Reset(H5Gcreate2(file, "structure", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of structure"));
@@ -211,9 +43,9 @@ PetscErrorCode WriteStructure(const Hdf5Writing &w, const Prepared &d, hid_t fil
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode WriteAtomGroups(const Hdf5Writing &w, const Prepared &d, hid_t file, hid_t dxpl) {
+PetscErrorCode WriteAtomGroups(const Hdf5Writing &w, const ResultsContents &d, hid_t file, hid_t dxpl) {
   PetscFunctionBeginUser;
-  for (const Prepared::Group &g : d.groups) {
+  for (const ResultsContents::Group &g : d.groups) {
     H5Handle group(H5Gclose);
     const std::string &name = g.meta.name;
     PetscCall(w.Check(group.Reset(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of " + name));
@@ -229,7 +61,7 @@ PetscErrorCode WriteAtomGroups(const Hdf5Writing &w, const Prepared &d, hid_t fi
 }
 
 // Row k of states/density: |psi|^2 summed over each owned atom's rows of x, moved to this rank's canonical block.
-PetscErrorCode WriteDensity(const Hdf5Writing &w, const Prepared &d, Vec x, CanonicalOrder &atoms_order, Vec owned_density, hid_t dset, hsize_t k, hid_t dxpl) {
+PetscErrorCode WriteDensity(const Hdf5Writing &w, const ResultsContents &d, Vec x, CanonicalOrder &atoms_order, Vec owned_density, hid_t dset, hsize_t k, hid_t dxpl) {
   const PetscScalar *px, *py;
   PetscScalar *rho;
   PetscInt owned;
@@ -259,7 +91,7 @@ PetscErrorCode WriteDensity(const Hdf5Writing &w, const Prepared &d, Vec x, Cano
 
 // Group states/: residuals (rank 0) and, with vectors, the density of every state and, on request, the vectors
 // themselves in canonical row order (PETSc's VecView, one time step per state).
-PetscErrorCode WriteStates(const Hdf5Writing &w, const Prepared &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer, hid_t file, hid_t dxpl) {
+PetscErrorCode WriteStates(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer, hid_t file, hid_t dxpl) {
   H5Handle group(H5Gclose), density(H5Dclose);
   PetscFunctionBeginUser;
   PetscCall(w.Check(group.Reset(H5Gcreate2(file, "states", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of states"));
@@ -297,7 +129,7 @@ PetscErrorCode WriteStates(const Hdf5Writing &w, const Prepared &d, const States
 }
 
 // Group solver/: its name and counters as attributes.
-PetscErrorCode WriteSolver(const Hdf5Writing &w, const Prepared &d, hid_t file) {
+PetscErrorCode WriteSolver(const Hdf5Writing &w, const ResultsContents &d, hid_t file) {
   H5Handle group(H5Gclose);
   PetscFunctionBeginUser;
   PetscCall(w.Check(group.Reset(H5Gcreate2(file, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of solver"));
@@ -308,7 +140,7 @@ PetscErrorCode WriteSolver(const Hdf5Writing &w, const Prepared &d, hid_t file) 
 }
 
 // Root attributes, eigenvalues, structure, states and solver, through PETSc's HDF5 viewer on `tmp` (MPI-IO).
-PetscErrorCode WriteFileContents(const Hdf5Writing &w, const Prepared &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer) {
+PetscErrorCode WriteFileContents(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer) {
   hid_t file;
   H5Handle dxpl(H5Pclose);
   PetscFunctionBeginUser;
@@ -330,7 +162,7 @@ PetscErrorCode WriteFileContents(const Hdf5Writing &w, const Prepared &d, const 
 }
 
 // The whole parallel part under the name `tmp`. *attempted is set once the file may exist.
-PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const Prepared &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, bool *attempted) {
+PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, bool *attempted) {
   const Hdf5Writing w(comm, d.path);
   OwnedViewer viewer;
   PetscFunctionBeginUser;
@@ -366,7 +198,7 @@ PetscErrorCode WriteTable(const Hdf5Writing &w, const TableForOutput &table, hid
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_xmf, const Prepared &d) {
+PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_xmf, const ResultsContents &d) {
   const Hdf5Writing w(PETSC_COMM_SELF, d.path);
   H5Handle file(H5Fclose);
   PetscFunctionBeginUser;
@@ -376,7 +208,7 @@ PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_x
     PetscCall(w.Check(file.Close(), "H5Fclose"));
   }
   std::vector<XdmfField> fields;
-  for (const Prepared::Group &g : d.groups)
+  for (const ResultsContents::Group &g : d.groups)
     for (const AtomField &f : g.meta.fields) fields.push_back({g.meta.name + "_" + f.name, "/" + g.meta.name + "/" + f.name, f.components});
   PetscCall(WriteXdmf(tmp_xmf, d.path, d.h5_name, d.total_atoms, d.has_vectors ? d.n_eigenvalues : 0, fields));
   PetscFunctionReturn(0);
@@ -385,7 +217,7 @@ PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_x
 // Rank 0 renames (or, after a failure or a SIGINT/SIGTERM, removes) the temporaries once every rank has closed them:
 // the HDF5 file first, since the XDMF file refers to it; if the second rename fails, the first is undone. The
 // reduction is also the barrier after which every rank has closed the files.
-PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string &tmp, const std::string &tmp_xmf, const Prepared &d, PetscErrorCode write_error, bool attempted) {
+PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string &tmp, const std::string &tmp_xmf, const ResultsContents &d, PetscErrorCode write_error, bool attempted) {
   PetscMPIInt rank;
   const std::string xmf = XdmfPath(path);
   int sig = InterruptSignal(), rename_errno = 0;
@@ -418,7 +250,7 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const States
                             const std::vector<std::pair<std::string, std::string>> &root_attributes, const NamedValues &root_values, const SolverForOutput &solver,
                             std::span<const TableForOutput> tables) {
   PetscMPIInt rank;
-  Prepared d;
+  ResultsContents d;
   std::string tmp;
   bool attempted = false;
   QuietHDF5 quiet;
@@ -427,8 +259,7 @@ PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const States
   d.path = OneLine(path);
   d.h5_name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
   // Everything is validated before anything is created.
-  PetscCall(PrepareMetadata(comm, states, atoms, options, root_attributes, root_values, solver, tables, &d));
-  PetscCall(CheckCounts(comm, states, atoms, &d));
+  PetscCall(GatherResultsContents(comm, states, atoms, options, root_attributes, root_values, solver, tables, &d));
   // Temporary names in the same directory (so that the renames are atomic), chosen by rank 0.
   if (rank == 0) tmp = TemporarySuffix();
   PetscCall(BcastString(comm, tmp));
