@@ -64,21 +64,35 @@ def main():
         x_vbm = min(gammas, key=lambda d: abs(d - a.cbm_distance)) if gammas else a.cbm_distance
         ax.plot([x_vbm], [0.0], "o", color="tab:red", ms=5)
         ax.plot([a.cbm_distance], [e_cbm], "o", color="tab:red", ms=5)
-        ax.annotate("", xy=(a.cbm_distance, e_cbm), xytext=(x_vbm, 0.0),
-                    arrowprops=dict(arrowstyle="->", color="tab:red", lw=1.2))
+        ax.annotate(
+            "",
+            xy=(a.cbm_distance, e_cbm),
+            xytext=(x_vbm, 0.0),
+            arrowprops=dict(arrowstyle="->", color="tab:red", lw=1.2),
+        )
         kind = f" ({a.gap_kind})" if a.gap_kind else ""
         span = dist[-1] - dist[0]
         text = f"E$_g$ = {a.gap:.3f} eV{kind}"
         box = dict(facecolor="white", edgecolor="none", alpha=0.85, pad=1.5)
         if abs(a.cbm_distance - x_vbm) < 0.05 * span:
             # vertical arrow: the text beside it, half way up
-            ax.text(x_vbm + 0.02 * span, 0.5 * e_cbm, text, color="tab:red", fontsize=10, va="center", ha="left", bbox=box)
+            ax.text(
+                x_vbm + 0.02 * span, 0.5 * e_cbm, text, color="tab:red", fontsize=10, va="center", ha="left", bbox=box
+            )
         else:
             # slanted arrow: the text under it, starting a third of the way along
             x0 = x_vbm + (a.cbm_distance - x_vbm) / 3
             right = a.cbm_distance > x_vbm
-            ax.text(x0, e_cbm / 3 - 0.08 * (a.emax - a.emin) / 19, text, color="tab:red", fontsize=10, va="top",
-                    ha="left" if right else "right", bbox=box)
+            ax.text(
+                x0,
+                e_cbm / 3 - 0.08 * (a.emax - a.emin) / 19,
+                text,
+                color="tab:red",
+                fontsize=10,
+                va="top",
+                ha="left" if right else "right",
+                bbox=box,
+            )
 
     fig.tight_layout()
     fig.savefig(a.png, format="png")

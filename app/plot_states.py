@@ -86,8 +86,15 @@ def levels_figure(energies, gap, tol, marked, title):
     y = -np.inf
     for e, text, colour in labels:
         y = max(e, y + 0.028 * span)
-        ax.annotate(text, xy=(0.8, e), xytext=(0.86, y), va="center", fontsize=8, color=colour,
-                    arrowprops=dict(arrowstyle="-", lw=0.5, color=colour, shrinkA=0, shrinkB=1))
+        ax.annotate(
+            text,
+            xy=(0.8, e),
+            xytext=(0.86, y),
+            va="center",
+            fontsize=8,
+            color=colour,
+            arrowprops=dict(arrowstyle="-", lw=0.5, color=colour, shrinkA=0, shrinkB=1),
+        )
     if gap is not None:
         ax.axhline(gap, color="0.5", lw=0.8, ls="--")  # outside the axes when every level is on one side
         for kind in ("valence", "conduction"):
@@ -115,7 +122,9 @@ def plane_selection(positions, density, axis, where):
         where = float(c[np.argmax(density)])
     mask = np.abs(c - where) <= half + 1e-9
     if not mask.any():
-        fail(f"--slice {where:g}: no atom within {half:.4g} nm of {axis} = {where:g} nm (atoms span {c.min():.4g}..{c.max():.4g} nm)")
+        fail(
+            f"--slice {where:g}: no atom within {half:.4g} nm of {axis} = {where:g} nm (atoms span {c.min():.4g}..{c.max():.4g} nm)"
+        )
     return where, half, mask
 
 
@@ -125,12 +134,17 @@ def slice_figure(positions, density, axis, where, half, mask, title):
     order = np.argsort(rho, kind="stable")  # the largest densities drawn last, on top
     fig, ax = plt.subplots(figsize=(6, 5.2), dpi=120)
     size = float(np.clip(6000.0 / len(rho), 6, 120))
-    sc = ax.scatter(positions[mask, u][order], positions[mask, v][order], c=rho[order], s=size, cmap="viridis", edgecolors="none")
+    sc = ax.scatter(
+        positions[mask, u][order], positions[mask, v][order], c=rho[order], s=size, cmap="viridis", edgecolors="none"
+    )
     fig.colorbar(sc, ax=ax, label="|\u03c8|\u00b2 on the atom")
     ax.set_aspect("equal")
     ax.set_xlabel(f"{'xyz'[u]} (nm)")
     ax.set_ylabel(f"{'xyz'[v]} (nm)")
-    ax.set_title(f"{title}\n{axis} = {where:.3f} nm (\u00b1{half:.3f}): {mask.sum()} atoms, {rho.sum():.3f} of the state", fontsize=9)
+    ax.set_title(
+        f"{title}\n{axis} = {where:.3f} nm (\u00b1{half:.3f}): {mask.sum()} atoms, {rho.sum():.3f} of the state",
+        fontsize=9,
+    )
     fig.tight_layout()
     return fig
 
@@ -154,9 +168,13 @@ def main():
     ap.add_argument("file", help="tbpeta -output file (.h5)")
     ap.add_argument("--state", type=int, default=0, help="state whose density is plotted (0 = lowest level; default 0)")
     ap.add_argument("--axis", choices="xyz", default="z", help="axis normal to the slice (default z)")
-    ap.add_argument("--slice", type=float, help="slice position along --axis in nm (default: through the density maximum)")
+    ap.add_argument(
+        "--slice", type=float, help="slice position along --axis in nm (default: through the density maximum)"
+    )
     ap.add_argument("--prefix", help="output name prefix (default: FILE without .h5)")
-    ap.add_argument("--tol", type=float, default=1e-5, help="levels closer than this (eV) count as degenerate (default 1e-5)")
+    ap.add_argument(
+        "--tol", type=float, default=1e-5, help="levels closer than this (eV) count as degenerate (default 1e-5)"
+    )
     ap.add_argument("--levels-only", action="store_true", help="only the level diagram (works without states/density)")
     a = ap.parse_args()
 
@@ -168,10 +186,22 @@ def main():
     import_pyplot()
     prefix = a.prefix if a.prefix else (a.file[:-3] if a.file.endswith(".h5") else a.file)
     name = os.path.basename(a.file)
-    figures = [(levels_figure(energies, gap, a.tol, None if a.levels_only else a.state, f"{name}: {len(energies)} states\n{solver}"), f"{prefix}_levels.png")]
+    figures = [
+        (
+            levels_figure(
+                energies, gap, a.tol, None if a.levels_only else a.state, f"{name}: {len(energies)} states\n{solver}"
+            ),
+            f"{prefix}_levels.png",
+        )
+    ]
     if not a.levels_only:
         title = f"{name}: state {a.state}, E = {energies[a.state]:.4f} eV"
-        figures.append((slice_figure(positions, density, a.axis, where, half, mask, title), f"{prefix}_state{a.state}_{a.axis}.png"))
+        figures.append(
+            (
+                slice_figure(positions, density, a.axis, where, half, mask, title),
+                f"{prefix}_state{a.state}_{a.axis}.png",
+            )
+        )
     for fig, path in figures:
         try:
             save(fig, path)

@@ -75,10 +75,14 @@ def read(path):
         s, material = f["strain"], f["structure/material"]
         names = [n.strip() for n in text(material.attrs.get("names", "")).split(",")]
         try:
-            d = dict(positions=f["structure/positions"][()], material=material[()],
-                     options=text(f.attrs.get("options", "")).split(),
-                     values=np.column_stack([s["tensor"][:, :3], s["hydrostatic"][()], s["biaxial"][()]]),
-                     model=text(s.attrs.get("model", "")), converged=bool(s.attrs.get("converged", 1)))
+            d = dict(
+                positions=f["structure/positions"][()],
+                material=material[()],
+                options=text(f.attrs.get("options", "")).split(),
+                values=np.column_stack([s["tensor"][:, :3], s["hydrostatic"][()], s["biaxial"][()]]),
+                model=text(s.attrs.get("model", "")),
+                converged=bool(s.attrs.get("converged", 1)),
+            )
             d["ideal"] = d["positions"] - s["displacement"][()]
             if d["ideal"].shape != (len(d["material"]), 3) or len(d["values"]) != len(d["material"]):
                 raise ValueError("datasets of different lengths")
@@ -108,8 +112,10 @@ def line_selection(d, axis, center, width):
     dist = np.hypot(ideal[:, u] - center[u], ideal[:, v] - center[v])
     nearest = np.flatnonzero(dist <= dist.min() + 1e-6)
     if dist.min() > width:
-        fail(f"no atom within --width {width:g} nm of the {axis} line through {'xyz'[u]} = {center[u]:g}, "
-             f"{'xyz'[v]} = {center[v]:g} nm (the nearest is {dist.min():.3g} nm away): use a larger --width")
+        fail(
+            f"no atom within --width {width:g} nm of the {axis} line through {'xyz'[u]} = {center[u]:g}, "
+            f"{'xyz'[v]} = {center[v]:g} nm (the nearest is {dist.min():.3g} nm away): use a larger --width"
+        )
     columns = [np.flatnonzero(np.hypot(ideal[:, u] - ideal[i, u], ideal[:, v] - ideal[i, v]) <= width) for i in nearest]
     best = max(range(len(nearest)), key=lambda n: np.count_nonzero(dot[columns[n]]))  # ties: the most dot atoms
     on = columns[best]
@@ -161,10 +167,19 @@ def main():
     ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", help="tbpeta -strain keating -output file (.h5)")
     ap.add_argument("--axis", choices="xyz", default="z", help="direction of the line (default z, the growth axis)")
-    ap.add_argument("--center", type=center_arg, metavar="X,Y,Z",
-                    help="a point of the line in nm (default: the run's -dot_center, else the box centre)")
-    ap.add_argument("--width", type=width_arg, default=0.14, metavar="NM",
-                    help="atoms within this distance of the line's atom column are taken (default 0.14 = a/4)")
+    ap.add_argument(
+        "--center",
+        type=center_arg,
+        metavar="X,Y,Z",
+        help="a point of the line in nm (default: the run's -dot_center, else the box centre)",
+    )
+    ap.add_argument(
+        "--width",
+        type=width_arg,
+        default=0.14,
+        metavar="NM",
+        help="atoms within this distance of the line's atom column are taken (default 0.14 = a/4)",
+    )
     ap.add_argument("--prefix", help="output name prefix (default: FILE without .h5)")
     ap.add_argument("--csv", metavar="FILE", help="also write the plotted columns to this CSV file")
     a = ap.parse_args()
@@ -183,8 +198,9 @@ def main():
     try:
         for path in [png] + ([a.csv] if a.csv else []):
             try:
-                fd, temps[path] = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp-",
-                                                   dir=os.path.dirname(os.path.abspath(path)))
+                fd, temps[path] = tempfile.mkstemp(
+                    prefix=os.path.basename(path) + ".tmp-", dir=os.path.dirname(os.path.abspath(path))
+                )
                 os.close(fd)
                 if path == png:
                     fig.savefig(temps[path], format="png")

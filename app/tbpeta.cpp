@@ -2,7 +2,8 @@
 // Builds the structure and its Hamiltonian (each rank its own atoms), solves for the states near the gap with any
 // SLEPc eigen-solver type (tbpeta's nemo Lanczos by default, -eps_* options), or compares the solvers (-compare),
 // and writes the results to HDF5 (-output FILE.h5).
-static const char help[] = "tbpeta: electronic states of semiconductor nanostructures in empirical tight binding (sp3s*, sp3d5s*, spin-orbit).\n"
+static const char help[] = "tbpeta: electronic states of semiconductor nanostructures in empirical tight binding "
+                           "(sp3s*, sp3d5s*, spin-orbit).\n"
                            "Run with -help for every option and its default; docs/ is the manual.\n\n";
 
 #include <slepceps.h>
@@ -55,7 +56,10 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
   PetscCall(SolverPolicyFromOptions(comm, &rs->policy));
   PetscCall(MemoryLimitFromOptions(comm, &rs->memory_limit, &rs->memory_limit_given));
   PetscOptionsBegin(comm, nullptr, "Comparison of eigen-solvers", "tbpeta");
-  PetscCall(PetscOptionsBool("-compare", "Run every solver of -compare_runs on H and compare them (-compare_* options; each run's EPS has the prefix <run>_)", "tbpeta", rs->compare, &rs->compare, nullptr));
+  PetscCall(PetscOptionsBool("-compare",
+                             "Run every solver of -compare_runs on H and compare them (-compare_* options; each run's "
+                             "EPS has the prefix <run>_)",
+                             "tbpeta", rs->compare, &rs->compare, nullptr));
   PetscOptionsEnd();
   for (const auto &w : rs->sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
   PetscCall(BulkBandEdges(rs->sys.model, 0, &rs->vbm, &rs->cbm));
@@ -88,17 +92,24 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   MemoryEstimate est;
   const double MB = 1048576.0;
   PetscFunctionBeginUser;
-  if (rs.compare) PetscCall(EstimateComparisonVectors(comm, rs.compare_opts, (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
+  if (rs.compare)
+    PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
+                                        (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
   PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
-  PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
-                        est.total() / MB, est.structure / MB, rs.hopts.kind.c_str(), est.hamiltonian / MB, nvec, est.vectors / MB, est.runtime / MB, rs.memory_limit));
+  PetscCall(PetscPrintf(
+      comm,
+      "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT
+      " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
+      est.total() / MB, est.structure / MB, rs.hopts.kind.c_str(), est.hamiltonian / MB, nvec, est.vectors / MB,
+      est.runtime / MB, rs.memory_limit));
   PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }
 
 // -compare: every run on H; the file gets the reference run's states (no vectors: each run's are freed) and the table.
-PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates *states, std::vector<TableForOutput> *tables) {
+PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates *states,
+                       std::vector<TableForOutput> *tables) {
   std::vector<ComparisonRow> rows;
   PetscFunctionBeginUser;
   PetscCall(CompareSolvers(H, rs.compare_opts, &rows));
@@ -119,15 +130,24 @@ PetscErrorCode Solve(MPI_Comm comm, const RunSettings &rs, EPS eps, Mat H, Eigen
   PetscCall(PrintSolveWarnings(eps, *states));
   // A run stopped at its limits keeps what converged (marked incomplete); one that found nothing is an error.
   PetscCheck(states->complete || !states->values.empty(), comm, PETSC_ERR_NOT_CONVERGED,
-             "%s: no state converged within the solver's limits (%" PetscInt_FMT " products of H, %" PetscInt_FMT " iterations); nothing written (raise -eps_max_it, or -folded_eps_max_it)",
+             "%s: no state converged within the solver's limits (%" PetscInt_FMT " products of H, %" PetscInt_FMT
+             " iterations); nothing written (raise -eps_max_it, or -folded_eps_max_it)",
              states->solver.c_str(), states->products, states->iterations);
   if (!states->complete)
-    PetscCall(PetscPrintf(comm, "tbpeta: warning: incomplete: %zu of %" PetscInt_FMT " requested states converged within the solver's limits; they are kept%s\n", states->values.size(),
-                          states->requested, rs.output.path.empty() ? "" : " and the output marks the run incomplete (solver/complete = 0)"));
-  PetscCall(PetscPrintf(comm, "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT " iterations, %" PetscInt_FMT " products of H, %.3f s\n", states->solver.c_str(),
-                        states->values.size(), states->requested, states->iterations, states->products, states->seconds));
+    PetscCall(
+        PetscPrintf(comm,
+                    "tbpeta: warning: incomplete: %zu of %" PetscInt_FMT
+                    " requested states converged within the solver's limits; they are kept%s\n",
+                    states->values.size(), states->requested,
+                    rs.output.path.empty() ? "" : " and the output marks the run incomplete (solver/complete = 0)"));
+  PetscCall(PetscPrintf(comm,
+                        "eigenvalues (%s): %zu converged of %" PetscInt_FMT " requested, %" PetscInt_FMT
+                        " iterations, %" PetscInt_FMT " products of H, %.3f s\n",
+                        states->solver.c_str(), states->values.size(), states->requested, states->iterations,
+                        states->products, states->seconds));
   PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
-  for (size_t i = 0; i < states->values.size(); ++i) PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states->values[i], states->residuals[i]));
+  for (size_t i = 0; i < states->values.size(); ++i)
+    PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states->values[i], states->residuals[i]));
   PetscFunctionReturn(0);
 }
 
@@ -152,7 +172,10 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     PetscFunctionBeginUser;
     PetscCall(ReadSettings(comm, &listed));
     PetscCall(ListOptions(comm, listed));
-    if (listed.compare) PetscCall(EstimateComparisonVectors(comm, listed.compare_opts, (PetscInt)(listed.sys.lattice.totalAtoms() * listed.sys.model.blockSize()), &vectors)); // each run's options
+    if (listed.compare)
+      PetscCall(EstimateComparisonVectors(comm, listed.compare_opts,
+                                          (PetscInt)(listed.sys.lattice.totalAtoms() * listed.sys.model.blockSize()),
+                                          &vectors)); // each run's options
     PetscFunctionReturn(0);
   }));
   PetscCall(CheckStrainedModel(comm, rs.sys.model)); // before the relaxation, which may take long
@@ -167,9 +190,11 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PrintStrainSummary(comm, rs.sys, strain.report, strain.tensors));
   if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
   else PetscCall(Solve(comm, rs, eps, H, &states));
-  if (!rs.output.path.empty()) PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, tables));
+  if (!rs.output.path.empty())
+    PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, tables));
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
-  PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n", peak_max, peak_sum));
+  PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n",
+                        peak_max, peak_sum));
   PetscFunctionReturn(0);
 }
 

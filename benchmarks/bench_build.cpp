@@ -9,14 +9,16 @@
 //               [-bench_csv bench_build.csv] [-bench_touch_mb 512] [-bench_no_memory_guard]
 // Every other option (e.g. -partition, -log_view) is kept for each size; -params, -cells, -periodic, -material and
 // -k are set by the benchmark.
-static const char help[] = "bench_build: build time and product time of the stored and of the on-the-fly Hamiltonian against the number of atoms.\n"
-                           "  -bench_sets vogl1983,nemo3d   parameter sets to run (default both)\n"
-                           "  -bench_max_cells N[,M]        largest cube per set, in cells (default 64 for sp3s* sets, 50 for sp3d5s*)\n"
-                           "  -bench_cells n1,n2,...        cube sizes in cells (default 5,10,20,40,50,64; capped by -bench_max_cells)\n"
-                           "  -bench_products N             timed products per size after one warm-up (default 7, at least 5)\n"
-                           "  -bench_csv FILE               CSV output (default bench_build.csv)\n"
-                           "  -bench_touch_mb MB            first-touch reference per rank after each size (default 512, 0: none)\n"
-                           "  -bench_no_memory_guard        run a size even when its estimated memory exceeds MemAvailable\n\n";
+static const char help[] =
+    "bench_build: build time and product time of the stored and of the on-the-fly Hamiltonian against the number of "
+    "atoms.\n"
+    "  -bench_sets vogl1983,nemo3d   parameter sets to run (default both)\n"
+    "  -bench_max_cells N[,M]        largest cube per set, in cells (default 64 for sp3s* sets, 50 for sp3d5s*)\n"
+    "  -bench_cells n1,n2,...        cube sizes in cells (default 5,10,20,40,50,64; capped by -bench_max_cells)\n"
+    "  -bench_products N             timed products per size after one warm-up (default 7, at least 5)\n"
+    "  -bench_csv FILE               CSV output (default bench_build.csv)\n"
+    "  -bench_touch_mb MB            first-touch reference per rank after each size (default 512, 0: none)\n"
+    "  -bench_no_memory_guard        run a size even when its estimated memory exceeds MemAvailable\n\n";
 
 #include <petscmat.h>
 
@@ -57,21 +59,23 @@ struct Row {
   int ranks = 1, cells = 0;
   long long atoms = 0, rows = 0, nonzeros = 0;
   double t_structure = 0, t_assembly = 0, t_build = 0, t_product = 0, t_product_min = 0;
-  double build_user = 0, build_sys = 0; // CPU seconds of the build (max over ranks); sys is mostly first-touch page faults
-  double product_cpu = 0;               // CPU seconds per timed product (mean, max over ranks)
-  double touch_s_per_gb = NAN;          // first touch of fresh memory, seconds per GB (max over ranks)
-  double touch_us_per_page = NAN;       // the same in 4 KiB pages: microseconds per page (max over ranks)
+  double build_user = 0,
+         build_sys = 0;           // CPU seconds of the build (max over ranks); sys is mostly first-touch page faults
+  double product_cpu = 0;         // CPU seconds per timed product (mean, max over ranks)
+  double touch_s_per_gb = NAN;    // first touch of fresh memory, seconds per GB (max over ranks)
+  double touch_us_per_page = NAN; // the same in 4 KiB pages: microseconds per page (max over ranks)
   double peak_mb_max = 0, peak_mb_sum = 0;
   // The on-the-fly operator on a structure of its own, built just before it as tbpeta builds them (median product).
   double t_shell_structure = 0, t_shell_assembly = 0, t_shell_product = 0;
-  double shell_sys = 0;    // kernel CPU seconds (page faults) of that structure and the shell's assembly, max over ranks
-  double shell_faults = 0; // page faults (first touches of 4 KiB or 2 MiB pages) of that structure and the assembly, max over ranks
+  double shell_sys = 0; // kernel CPU seconds (page faults) of that structure and the shell's assembly, max over ranks
+  double shell_faults =
+      0; // page faults (first touches of 4 KiB or 2 MiB pages) of that structure and the assembly, max over ranks
   double shellRatio() const { return (t_shell_structure + t_shell_assembly) / t_shell_product; }
   double shellSysRatio() const { return shell_sys / t_shell_product; } // its page faults, in products
   double t_shell_again = 0; // the structure and the shell built again on the memory the first ones freed (median of 5)
   double shellAgainRatio() const { return t_shell_again / t_shell_product; }
   double cpuRatio() const { return (build_user + build_sys) / product_cpu; } // insensitive to other load on the cores
-  double userRatio() const { return build_user / product_cpu; }               // without the kernel's page-fault time
+  double userRatio() const { return build_user / product_cpu; }              // without the kernel's page-fault time
   double hGbPerRank() const { return kBytesPerNonzero * 1e-9 * (double)nonzeros / ranks; }
   // The first touch of H's arrays alone (at the measured s/GB), in products: the floor of ratio() on this machine
   // whatever the build does.
@@ -226,10 +230,13 @@ PetscErrorCode TimeShell(MPI_Comm comm, TightBindingSystem *sys, std::array<doub
   PetscCall(BuildStructure(comm, sys));
   structure.Stop();
   PetscCall(assembly.Start());
-  PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell, S.out())); // as tbpeta builds it, with its check H 1
+  PetscCall(CreateHamiltonian(comm, sys->structure, sys->model, k, shell,
+                              S.out())); // as tbpeta builds it, with its check H 1
   assembly.Stop();
-  row->t_shell_structure = MaxOverRanks(comm, structure.wall), row->t_shell_assembly = MaxOverRanks(comm, assembly.wall);
-  row->shell_sys = MaxOverRanks(comm, structure.sys + assembly.sys), row->shell_faults = MaxOverRanks(comm, structure.faults + assembly.faults);
+  row->t_shell_structure = MaxOverRanks(comm, structure.wall),
+  row->t_shell_assembly = MaxOverRanks(comm, assembly.wall);
+  row->shell_sys = MaxOverRanks(comm, structure.sys + assembly.sys),
+  row->shell_faults = MaxOverRanks(comm, structure.faults + assembly.faults);
   PetscCall(TimeProducts(comm, S, nproducts, &times, &cpu));
   row->t_shell_product = Median(times);
   S.reset();
@@ -280,7 +287,8 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   PetscCall(BuildStructure(comm, &sys));
   structure.Stop();
   PetscCall(assembly.Start());
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{}, H.out())); // stored AIJ, as tbpeta builds it
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, spec.cell.k, HamiltonianOptions{},
+                              H.out())); // stored AIJ, as tbpeta builds it
   assembly.Stop();
   PetscCall(OperatorGetProperties(H, &props));
   PetscCall(TimeProducts(comm, H, nproducts, &times, &row->product_cpu));
@@ -297,8 +305,10 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   row->set = set;
   row->basis = sys.model.basis == BasisModel::sp3sstar ? "sp3s*" : (sys.model.spin_orbit ? "sp3d5s*+SO" : "sp3d5s*");
   row->ranks = size, row->cells = cells, row->atoms = sys.structure.total();
-  row->t_structure = MaxOverRanks(comm, structure.wall), row->t_assembly = MaxOverRanks(comm, assembly.wall), row->t_build = row->t_structure + row->t_assembly;
-  row->build_user = MaxOverRanks(comm, structure.user + assembly.user), row->build_sys = MaxOverRanks(comm, structure.sys + assembly.sys);
+  row->t_structure = MaxOverRanks(comm, structure.wall), row->t_assembly = MaxOverRanks(comm, assembly.wall),
+  row->t_build = row->t_structure + row->t_assembly;
+  row->build_user = MaxOverRanks(comm, structure.user + assembly.user),
+  row->build_sys = MaxOverRanks(comm, structure.sys + assembly.sys);
   row->t_product = Median(times), row->t_product_min = *std::min_element(times.begin(), times.end());
   row->peak_mb_max = MaxOverRanks(comm, hwm_kb) / 1024.0, row->peak_mb_sum = SumOverRanks(comm, hwm_kb) / 1024.0;
   PetscCall(TimeShellAgain(comm, &sys, spec.cell.k, row));
@@ -307,26 +317,39 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
 
 PetscErrorCode PrintHeader(MPI_Comm comm, const std::string &set, const std::string &basis, int ranks) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "\n%s (-params %s), bulk GaAs periodic cubes, MATMPIAIJ, %d rank%s\n", basis.c_str(), set.c_str(), ranks, ranks > 1 ? "s" : ""));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %8s %10s %8s %7s %8s\n", "cells", "atoms", "rows", "nonzeros", "struct", "asm", "build", "build", "build", "product",
-                        "build", "product", "build/", "user/", "peak MB", "touch", "touch", "shell", "shell", "shell", "shell", "shell", "shell"));
-  PetscCall(PetscPrintf(comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %8s %10s %8s %7s %8s\n", "", "", "", "", "s", "s", "s", "cpu s", "sys s", "s (med)", "ns/nz", "ns/nz", "product",
-                        "product", "(max rk)", "s/GB", "us/4K", "struct s", "asm s", "product s", "build/pr", "faults", "again/pr"));
+  PetscCall(PetscPrintf(comm, "\n%s (-params %s), bulk GaAs periodic cubes, MATMPIAIJ, %d rank%s\n", basis.c_str(),
+                        set.c_str(), ranks, ranks > 1 ? "s" : ""));
+  PetscCall(PetscPrintf(
+      comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %8s %10s %8s %7s %8s\n",
+      "cells", "atoms", "rows", "nonzeros", "struct", "asm", "build", "build", "build", "product", "build", "product",
+      "build/", "user/", "peak MB", "touch", "touch", "shell", "shell", "shell", "shell", "shell", "shell"));
+  PetscCall(PetscPrintf(
+      comm, "%5s %9s %10s %12s %8s %8s %8s %7s %7s %10s %7s %7s %8s %7s %8s %6s %6s | %8s %8s %10s %8s %7s %8s\n", "",
+      "", "", "", "s", "s", "s", "cpu s", "sys s", "s (med)", "ns/nz", "ns/nz", "product", "product", "(max rk)",
+      "s/GB", "us/4K", "struct s", "asm s", "product s", "build/pr", "faults", "again/pr"));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode PrintRow(MPI_Comm comm, const Row &r) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "%5d %9lld %10lld %12lld %8.3f %8.3f %8.3f %7.2f %7.2f %10.3e %7.2f %7.2f %8.2f %7.2f %8.0f %6.2f %6.1f | %8.3f %8.3f %10.3e %8.2f %7.0f %8.2f\n", r.cells, r.atoms, r.rows, r.nonzeros,
-                        r.t_structure, r.t_assembly, r.t_build, r.build_user + r.build_sys, r.build_sys, r.t_product, r.buildNsPerNz(), r.productNsPerNz(), r.ratio(), r.userRatio(),
-                        r.peak_mb_max, r.touch_s_per_gb, r.touch_us_per_page, r.t_shell_structure, r.t_shell_assembly, r.t_shell_product, r.shellRatio(), r.shell_faults, r.shellAgainRatio()));
+  PetscCall(PetscPrintf(comm,
+                        "%5d %9lld %10lld %12lld %8.3f %8.3f %8.3f %7.2f %7.2f %10.3e %7.2f %7.2f %8.2f %7.2f %8.0f "
+                        "%6.2f %6.1f | %8.3f %8.3f %10.3e %8.2f %7.0f %8.2f\n",
+                        r.cells, r.atoms, r.rows, r.nonzeros, r.t_structure, r.t_assembly, r.t_build,
+                        r.build_user + r.build_sys, r.build_sys, r.t_product, r.buildNsPerNz(), r.productNsPerNz(),
+                        r.ratio(), r.userRatio(), r.peak_mb_max, r.touch_s_per_gb, r.touch_us_per_page,
+                        r.t_shell_structure, r.t_shell_assembly, r.t_shell_product, r.shellRatio(), r.shell_faults,
+                        r.shellAgainRatio()));
   PetscFunctionReturn(0);
 }
 
 std::string Growth(double p) {
   if (std::isnan(p)) return "n/a (fewer than two sizes >= 1e4 atoms)";
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.3f (%s)", p, std::fabs(p - 1) <= 0.1 ? "linear" : p > 1 ? "super-linear" : "sub-linear");
+  std::snprintf(buf, sizeof buf, "%.3f (%s)", p,
+                std::fabs(p - 1) <= 0.1 ? "linear"
+                : p > 1                 ? "super-linear"
+                                        : "sub-linear");
   return buf;
 }
 
@@ -350,20 +373,31 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscBool max_set = PETSC_FALSE, cells_set = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "bench_build", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_sets", "Comma-separated parameter sets", "bench_build", sets_buf, sets_buf, sizeof sets_buf, nullptr));
-  PetscCall(PetscOptionsIntArray("-bench_max_cells", "Largest cube (cells per axis), one value for all sets or one per set (default 64 for sp3s*, 50 for sp3d5s*)", "bench_build", max_cells, &nmax, &max_set));
-  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis (default 5,10,20,40,50,64)", "bench_build", cell_list, &ncells, &cells_set));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build", b->products, &b->products, nullptr));
+  PetscCall(PetscOptionsString("-bench_sets", "Comma-separated parameter sets", "bench_build", sets_buf, sets_buf,
+                               sizeof sets_buf, nullptr));
+  PetscCall(PetscOptionsIntArray(
+      "-bench_max_cells",
+      "Largest cube (cells per axis), one value for all sets or one per set (default 64 for sp3s*, 50 for sp3d5s*)",
+      "bench_build", max_cells, &nmax, &max_set));
+  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis (default 5,10,20,40,50,64)",
+                                 "bench_build", cell_list, &ncells, &cells_set));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build",
+                            b->products, &b->products, nullptr));
   PetscCall(PetscOptionsString("-bench_csv", "CSV output file", "bench_build", csv, csv, sizeof csv, nullptr));
-  PetscCall(PetscOptionsReal("-bench_touch_mb", "MB per rank (at most H's size) for the first-touch reference after each size; 0: none", "bench_build", b->touch_mb, &b->touch_mb, nullptr));
-  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "bench_build", b->no_guard, &b->no_guard, nullptr));
+  PetscCall(PetscOptionsReal("-bench_touch_mb",
+                             "MB per rank (at most H's size) for the first-touch reference after each size; 0: none",
+                             "bench_build", b->touch_mb, &b->touch_mb, nullptr));
+  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable",
+                             "bench_build", b->no_guard, &b->no_guard, nullptr));
   PetscOptionsEnd();
   if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (!cells_set) ncells = 6;
-  PetscCheck(b->products >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5", b->products);
+  PetscCheck(b->products >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5",
+             b->products);
   for (const std::string &set : SplitList(sets_buf))
     if (!set.empty()) b->sets.push_back(set);
-  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)b->sets.size(), comm, PETSC_ERR_USER_INPUT, "-bench_max_cells: give one value or one per set (%zu)", b->sets.size());
+  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)b->sets.size(), comm, PETSC_ERR_USER_INPUT,
+             "-bench_max_cells: give one value or one per set (%zu)", b->sets.size());
   if (max_set) b->max_cells.assign(max_cells, max_cells + nmax);
   b->cells.assign(cell_list, cell_list + ncells);
   std::sort(b->cells.begin(), b->cells.end());
@@ -382,7 +416,8 @@ PetscErrorCode FitsInMemory(MPI_Comm comm, const BenchSettings &b, const Row &pr
   const long long atoms = 8LL * cells * cells * cells;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  const double per_atom = std::max(previous.peak_mb_sum * 1024.0 * 1024.0 / (double)previous.atoms, (double)previous.nonzeros / previous.atoms * 20.0);
+  const double per_atom = std::max(previous.peak_mb_sum * 1024.0 * 1024.0 / (double)previous.atoms,
+                                   (double)previous.nonzeros / previous.atoms * 20.0);
   const double need_max = MaxOverRanks(comm, per_atom * atoms + size * b.touch_mb * 1048576.0);
   double avail_min = 0;
   for (int attempt = 0; attempt < 5; ++attempt) {
@@ -392,8 +427,10 @@ PetscErrorCode FitsInMemory(MPI_Comm comm, const BenchSettings &b, const Row &pr
   }
   *fits = !(avail_min > 0 && need_max > 0.95 * avail_min);
   if (!*fits)
-    PetscCall(PetscPrintf(comm, "%5d %9lld  skipped: needs ~%.1f GB (%.0f B/atom at %d cells), %.1f GB available (-bench_no_memory_guard runs it)\n", cells, atoms, need_max / 1e9, per_atom,
-                          previous.cells, avail_min / 1e9));
+    PetscCall(PetscPrintf(comm,
+                          "%5d %9lld  skipped: needs ~%.1f GB (%.0f B/atom at %d cells), %.1f GB available "
+                          "(-bench_no_memory_guard runs it)\n",
+                          cells, atoms, need_max / 1e9, per_atom, previous.cells, avail_min / 1e9));
   PetscFunctionReturn(0);
 }
 
@@ -429,12 +466,19 @@ PetscErrorCode RunSet(MPI_Comm comm, const BenchSettings &b, size_t si, bool pea
   for (const Row &r : rows) {
     max_ratio = std::max(max_ratio, r.ratio());
     if (r.atoms < 10000) continue;
-    a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product), ts.push_back(r.t_structure), ta.push_back(r.t_assembly);
+    a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product), ts.push_back(r.t_structure),
+        ta.push_back(r.t_assembly);
     if (r.build_user > 0) au.push_back((double)r.atoms), tu.push_back(r.build_user);
   }
-  PetscCall(PetscPrintf(comm, "  %s: max build/product %.2f (largest size %.2f); fit t = c*atoms^p over sizes >= 1e4 atoms:\n", set.c_str(), max_ratio, rows.back().ratio()));
-  PetscCall(PetscPrintf(comm, "    p(build) = %s, p(product) = %s\n    p(structure) = %s, p(assembly) = %s, p(build user CPU, no page faults) = %s\n", Growth(FitExponent(a, tb)).c_str(),
-                        Growth(FitExponent(a, tp)).c_str(), Growth(FitExponent(a, ts)).c_str(), Growth(FitExponent(a, ta)).c_str(), Growth(FitExponent(au, tu)).c_str()));
+  PetscCall(PetscPrintf(
+      comm, "  %s: max build/product %.2f (largest size %.2f); fit t = c*atoms^p over sizes >= 1e4 atoms:\n",
+      set.c_str(), max_ratio, rows.back().ratio()));
+  PetscCall(PetscPrintf(comm,
+                        "    p(build) = %s, p(product) = %s\n    p(structure) = %s, p(assembly) = %s, p(build user "
+                        "CPU, no page faults) = %s\n",
+                        Growth(FitExponent(a, tb)).c_str(), Growth(FitExponent(a, tp)).c_str(),
+                        Growth(FitExponent(a, ts)).c_str(), Growth(FitExponent(a, ta)).c_str(),
+                        Growth(FitExponent(au, tu)).c_str()));
   PetscFunctionReturn(0);
 }
 
@@ -444,8 +488,12 @@ PetscErrorCode PrintTouchFloor(MPI_Comm comm, const std::vector<Row> &rows) {
   PetscFunctionBeginUser;
   for (const Row &r : rows) {
     if (r.ratio() <= 10 || std::isnan(r.touch_s_per_gb)) continue;
-    PetscCall(PetscPrintf(comm, "        %s %d^3 cells: build %.2f products, of them page faults (kernel CPU) %.2f; the first touch of H's %.2f GB per rank at %.2f s/GB alone %.2f; the build's own work (user CPU) %.2f\n",
-                          r.set.c_str(), r.cells, r.ratio(), r.build_sys / r.t_product, r.hGbPerRank(), r.touch_s_per_gb, r.touchFloor(), r.userRatio()));
+    PetscCall(
+        PetscPrintf(comm,
+                    "        %s %d^3 cells: build %.2f products, of them page faults (kernel CPU) %.2f; the first "
+                    "touch of H's %.2f GB per rank at %.2f s/GB alone %.2f; the build's own work (user CPU) %.2f\n",
+                    r.set.c_str(), r.cells, r.ratio(), r.build_sys / r.t_product, r.hGbPerRank(), r.touch_s_per_gb,
+                    r.touchFloor(), r.userRatio()));
   }
   PetscFunctionReturn(0);
 }
@@ -456,29 +504,40 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const BenchSettings &b, const std::ve
   PetscFunctionBeginUser;
   for (const Row &r : all_rows) {
     const std::string at = r.set + " " + std::to_string(r.cells) + "^3 cells, " + std::to_string(r.atoms) + " atoms";
-    build.emplace_back(r.ratio(), at), shell.emplace_back(r.shellRatio(), at), again.emplace_back(r.shellAgainRatio(), at);
+    build.emplace_back(r.ratio(), at), shell.emplace_back(r.shellRatio(), at),
+        again.emplace_back(r.shellAgainRatio(), at);
     if (r.atoms >= 100000) large.emplace_back(r.ratio(), at);
   }
-  PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; %s\n", bench::AtMost(build, 10).text("measured max ratio").c_str()));
+  PetscCall(PetscPrintf(comm, "\ntarget: build <= 10 products; %s\n",
+                        bench::AtMost(build, 10).text("measured max ratio").c_str()));
   PetscCall(PetscPrintf(comm, "        over sizes >= 1e5 atoms: %s\n", bench::AtMost(large, 10).text().c_str()));
   PetscCall(PrintTouchFloor(comm, all_rows));
-  PetscCall(PetscPrintf(comm, "target: on-the-fly operator (shell) build <= 2 of its products; %s\n", bench::AtMost(shell, 2).text("measured max ratio").c_str()));
+  PetscCall(PetscPrintf(comm, "target: on-the-fly operator (shell) build <= 2 of its products; %s\n",
+                        bench::AtMost(shell, 2).text("measured max ratio").c_str()));
   for (const Row &r : all_rows)
     if (r.shellRatio() > 2)
-      PetscCall(PetscPrintf(comm, "        %s %d^3 cells: shell build %.2f of its products, of them page faults (kernel CPU) %.2f (%.0f faults); built again on the memory freed: %.2f\n", r.set.c_str(), r.cells,
-                            r.shellRatio(), r.shellSysRatio(), r.shell_faults, r.shellAgainRatio()));
-  PetscCall(PetscPrintf(comm, "        the shell built again on the memory the first build freed (median of 5): %s\n", bench::AtMost(again, 2).text().c_str()));
+      PetscCall(PetscPrintf(comm,
+                            "        %s %d^3 cells: shell build %.2f of its products, of them page faults (kernel CPU) "
+                            "%.2f (%.0f faults); built again on the memory freed: %.2f\n",
+                            r.set.c_str(), r.cells, r.shellRatio(), r.shellSysRatio(), r.shell_faults,
+                            r.shellAgainRatio()));
+  PetscCall(PetscPrintf(comm, "        the shell built again on the memory the first build freed (median of 5): %s\n",
+                        bench::AtMost(again, 2).text().c_str()));
   for (const auto &set : b.sets) {
     std::vector<double> a, tb, tp;
     for (const Row &r : all_rows)
-      if (r.set == set && r.atoms >= 10000) a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product);
+      if (r.set == set && r.atoms >= 10000)
+        a.push_back((double)r.atoms), tb.push_back(r.t_build), tp.push_back(r.t_product);
     if (a.size() < 2) { // an exponent needs two sizes at least
-      PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): %zu size(s) of >= 1e4 atoms, no exponent -> NOT measured\n", set.c_str(), a.size()));
+      PetscCall(PetscPrintf(
+          comm, "linear growth (%s, |p-1| <= 0.1): %zu size(s) of >= 1e4 atoms, no exponent -> NOT measured\n",
+          set.c_str(), a.size()));
       continue;
     }
     const double pb = FitExponent(a, tb), pp = FitExponent(a, tp);
     const bool lin = !std::isnan(pb) && !std::isnan(pp) && std::fabs(pb - 1) <= 0.1 && std::fabs(pp - 1) <= 0.1;
-    PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): build p = %.3f, product p = %.3f -> %s\n", set.c_str(), pb, pp, lin ? "both linear" : "NOT both linear"));
+    PetscCall(PetscPrintf(comm, "linear growth (%s, |p-1| <= 0.1): build p = %.3f, product p = %.3f -> %s\n",
+                          set.c_str(), pb, pp, lin ? "both linear" : "NOT both linear"));
   }
   PetscFunctionReturn(0);
 }
@@ -486,14 +545,21 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const BenchSettings &b, const std::ve
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
   std::ostringstream f;
   PetscFunctionBeginUser;
-  f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,"
-       "build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,peak_mb_sum_ranks,first_touch_s_per_gb,first_touch_us_per_4k_page,shell_structure_s,shell_assembly_s,shell_product_median_s,"
-       "shell_build_over_product,shell_build_page_faults,first_touch_floor_over_product,shell_build_sys_over_product,shell_again_over_product\n";
+  f << "set,basis,ranks,cells,atoms,rows,nonzeros,structure_s,assembly_s,build_s,build_user_s,build_sys_s,product_"
+       "median_s,product_min_s,product_cpu_s,build_ns_per_nz,product_ns_per_nz,"
+       "build_over_product,cpu_build_over_product,user_build_over_product,peak_mb_max_rank,peak_mb_sum_ranks,first_"
+       "touch_s_per_gb,first_touch_us_per_4k_page,shell_structure_s,shell_assembly_s,shell_product_median_s,"
+       "shell_build_over_product,shell_build_page_faults,first_touch_floor_over_product,shell_build_sys_over_product,"
+       "shell_again_over_product\n";
   f.precision(6);
   for (const Row &r : rows)
-    f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ',' << r.t_build
-      << ',' << r.build_user << ',' << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz() << ',' << r.productNsPerNz() << ','
-      << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ',' << r.peak_mb_max << ',' << r.peak_mb_sum << ',' << r.touch_s_per_gb << ',' << r.touch_us_per_page << ',' << r.t_shell_structure << ',' << r.t_shell_assembly << ',' << r.t_shell_product << ',' << r.shellRatio() << ',' << r.shell_faults << ',' << r.touchFloor() << ',' << r.shellSysRatio() << ',' << r.shellAgainRatio() << '\n';
+    f << r.set << ',' << r.basis << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ','
+      << r.nonzeros << ',' << r.t_structure << ',' << r.t_assembly << ',' << r.t_build << ',' << r.build_user << ','
+      << r.build_sys << ',' << r.t_product << ',' << r.t_product_min << ',' << r.product_cpu << ',' << r.buildNsPerNz()
+      << ',' << r.productNsPerNz() << ',' << r.ratio() << ',' << r.cpuRatio() << ',' << r.userRatio() << ','
+      << r.peak_mb_max << ',' << r.peak_mb_sum << ',' << r.touch_s_per_gb << ',' << r.touch_us_per_page << ','
+      << r.t_shell_structure << ',' << r.t_shell_assembly << ',' << r.t_shell_product << ',' << r.shellRatio() << ','
+      << r.shell_faults << ',' << r.touchFloor() << ',' << r.shellSysRatio() << ',' << r.shellAgainRatio() << '\n';
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
@@ -508,7 +574,10 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(ReadSettings(comm, &b));
   if (HelpRequested()) PetscFunctionReturn(0);
   const bool peak_reset = ResetPeakResident();
-  PetscCall(PetscPrintf(comm, "bench_build: %d rank%s, %" PetscInt_FMT " timed products per size (median), times max over ranks after MPI_Barrier%s\n", size, size > 1 ? "s" : "", b.products,
+  PetscCall(PetscPrintf(comm,
+                        "bench_build: %d rank%s, %" PetscInt_FMT
+                        " timed products per size (median), times max over ranks after MPI_Barrier%s\n",
+                        size, size > 1 ? "s" : "", b.products,
                         peak_reset ? ", peak memory = VmHWM reset per size" : ", peak memory = VmHWM since start"));
   for (size_t si = 0; si < b.sets.size(); ++si) PetscCall(RunSet(comm, b, si, peak_reset, &all_rows));
   PetscCall(PrintTargets(comm, b, all_rows));

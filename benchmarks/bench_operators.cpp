@@ -14,15 +14,20 @@
 // The targets (issue "Recompute on the fly, and the fastest product") are printed against the measured ratios.
 // A variant whose estimated storage exceeds -bench_max_mb (default: half of MemAvailable per rank) is skipped
 // with a note (BAIJ with spin at 10^6 atoms needs about 30 GB).
-static const char help[] = "bench_operators: product time, bandwidth and memory of every operator for H, side by side, with the triad bandwidth.\n"
-                           "  -bench_cells n1,n2,...      cube sizes in cells (default 24: 110,592 atoms)\n"
-                           "  -bench_sets a,b             parameter sets (default vogl1983,nemo3d)\n"
-                           "  -bench_structures a,b       bulk (periodic), dot (passivated InAs sphere in GaAs), strained_dot (the dot relaxed by\n"
-                           "                              -strain keating; each variant with the ideal H and with the strained H) (default bulk,dot)\n"
-                           "  -bench_variants a,b,...     aij, baij, stored_blocks, shell, shell_nocache (default all)\n"
-                           "  -bench_products N           timed products per variant, interleaved (default 7)\n"
-                           "  -bench_max_mb MB            skip a variant whose storage would exceed this per rank (default: MemAvailable/2/ranks)\n"
-                           "  -bench_csv FILE             also write the rows as CSV\n\n";
+static const char help[] =
+    "bench_operators: product time, bandwidth and memory of every operator for H, side by side, with the triad "
+    "bandwidth.\n"
+    "  -bench_cells n1,n2,...      cube sizes in cells (default 24: 110,592 atoms)\n"
+    "  -bench_sets a,b             parameter sets (default vogl1983,nemo3d)\n"
+    "  -bench_structures a,b       bulk (periodic), dot (passivated InAs sphere in GaAs), strained_dot (the dot "
+    "relaxed by\n"
+    "                              -strain keating; each variant with the ideal H and with the strained H) (default "
+    "bulk,dot)\n"
+    "  -bench_variants a,b,...     aij, baij, stored_blocks, shell, shell_nocache (default all)\n"
+    "  -bench_products N           timed products per variant, interleaved (default 7)\n"
+    "  -bench_max_mb MB            skip a variant whose storage would exceed this per rank (default: "
+    "MemAvailable/2/ranks)\n"
+    "  -bench_csv FILE             also write the rows as CSV\n\n";
 
 #include <petscmat.h>
 
@@ -74,8 +79,8 @@ struct Row {
   double est_bytes = 0;               // the estimate made before building (EstimateHamiltonianBytes, global)
   double seconds = 0, flops = 0;      // median product; flops of one product (global)
   double step = 0, fused_step = 0, plain_step = 0; // median Lanczos step: lazy, fused (where H offers them), plain
-  double step_product = 0;                          // median product of H timed between those steps
-  double rss_mb = 0, hwm_mb = 0;      // resident added by the variant, peak while building it (max over ranks)
+  double step_product = 0;                         // median product of H timed between those steps
+  double rss_mb = 0, hwm_mb = 0; // resident added by the variant, peak while building it (max over ranks)
   bool skipped = false;
   double usPerAtom() const { return seconds / (double)atoms * 1e6; }
   double gflops() const { return flops / seconds / 1e9; }
@@ -108,10 +113,11 @@ PetscErrorCode TriadGBs(MPI_Comm comm, double mb, double *gbs) {
 
 // The storage a variant would need per rank (estimate from the atoms and the basis), in MB.
 double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
-  const double per_atom = v.opts.kind == "shell" ? 100.0
+  const double per_atom = v.opts.kind == "shell"           ? 100.0
                           : v.opts.kind == "stored_blocks" ? 4.0 * norb * norb * 8 + 100
-                          : v.opts.kind == "baij" ? 5.0 * bs * bs * 16
-                                                                : 5.0 * bs * (bs / 2.0) * 20; // AIJ: about half of each block non-zero, 20 B per entry
+                          : v.opts.kind == "baij"
+                              ? 5.0 * bs * bs * 16
+                              : 5.0 * bs * (bs / 2.0) * 20; // AIJ: about half of each block non-zero, 20 B per entry
   return per_atom * atoms_per_rank / 1048576.0;
 }
 
@@ -141,7 +147,8 @@ std::vector<std::string> Split(const char *text) {
 
 // The benchmark's structures: a periodic bulk GaAs cube of n cells, or an open GaAs cube with an InAs sphere of a
 // quarter of its edge. -partition and -da_processors_x/y/z of the command line apply.
-PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::string &structure, int n, TightBindingSystem *sys) {
+PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::string &structure, int n,
+                           TightBindingSystem *sys) {
   SystemSpec spec;
   PetscFunctionBeginUser;
   spec.model.set = set, spec.model.host = "GaAs";
@@ -157,13 +164,15 @@ PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::str
   if (structure == "strained_dot") { // relaxed as tbpeta does (Keating, the strain_ SNES defaults)
     SystemStrain strain;
     PetscCall(RelaxSystem(comm, sys, &strain));
-    PetscCall(PetscPrintf(comm, "relaxed the %d^3-cell dot: %" PetscInt_FMT " iterations, %.1f s\n", n, strain.report.iterations, strain.report.seconds));
+    PetscCall(PetscPrintf(comm, "relaxed the %d^3-cell dot: %" PetscInt_FMT " iterations, %.1f s\n", n,
+                          strain.report.iterations, strain.report.seconds));
   }
   PetscFunctionReturn(0);
 }
 
 // One variant's operator built (its memory measured) into *H, or the row marked skipped.
-PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r, OwnedMat *H) {
+PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r,
+                            OwnedMat *H) {
   PetscMPIInt size;
   const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
   PetscFunctionBeginUser;
@@ -181,7 +190,8 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   malloc_trim(0);
   const double rss0 = ProcStatusKb("VmRSS");
   ResetPeakResident();
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H->out(), false)); // the operator alone, no H 1 check
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H->out(),
+                              false)); // the operator alone, no H 1 check
   double mb[2] = {(ProcStatusKb("VmRSS") - rss0) / 1024, (ProcStatusKb("VmHWM") - rss0) / 1024};
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));
   r->rss_mb = mb[0], r->hwm_mb = mb[1];
@@ -192,7 +202,8 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
 
 // The products interleaved: round k times every operator once, so a change of the machine's load hits all; the
 // median per operator (max over the ranks of each product).
-PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<OwnedMat> &ops, PetscInt products, std::vector<double> *median) {
+PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<OwnedMat> &ops, PetscInt products,
+                            std::vector<double> *median) {
   OwnedVec x, y;
   std::vector<std::vector<double>> t(ops.size());
   PetscFunctionBeginUser;
@@ -256,8 +267,9 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
 
 // Every variant on one structure, on the ranks of comm: built one after the other (their memory measured), then
 // their products interleaved. Rows are appended on every rank of comm.
-PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string &structure, int n, const std::vector<const Variant *> &variants, PetscInt products,
-                       double max_mb, std::vector<Row> *rows) {
+PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string &structure, int n,
+                       const std::vector<const Variant *> &variants, PetscInt products, double max_mb,
+                       std::vector<Row> *rows) {
   PetscMPIInt size;
   TightBindingSystem sys;
   std::vector<OwnedMat> ops;
@@ -277,7 +289,8 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
       Row r;
       OwnedMat H;
       sys.model.strained.on = strained && pass == 1;
-      r.set = set, r.structure = structure, r.variant = std::string(v->name) + (pass == 1 ? "_strained" : ""), r.ranks = size, r.cells = n, r.atoms = sys.structure.total();
+      r.set = set, r.structure = structure, r.variant = std::string(v->name) + (pass == 1 ? "_strained" : ""),
+      r.ranks = size, r.cells = n, r.atoms = sys.structure.total();
       r.rows = (long long)sys.structure.total() * bs;
       r.vec_bytes = (2.0 * (double)r.rows + (double)halo * bs) * sizeof(PetscScalar);
       PetscCall(BuildVariant(comm, sys, *v, max_mb, &r, &H));
@@ -304,39 +317,58 @@ struct BenchSettings {
 };
 
 PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
-  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot", variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
+  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot",
+       variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
   char csv[PETSC_MAX_PATH_LEN] = "";
   PetscBool has_csv = PETSC_FALSE;
   PetscMPIInt size;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, nullptr, "bench_operators", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text, sizeof cells_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text, sizeof sets_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_structures", "bulk, dot, strained_dot (the dot relaxed; each variant with the ideal and the strained H)", "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators", variants_text, variants_text, sizeof variants_text, nullptr));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", b->products, &b->products, nullptr));
-  PetscCall(PetscOptionsReal("-bench_max_mb", "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)", "bench_operators", b->max_mb, &b->max_mb, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv, &has_csv));
-  PetscCall(PetscOptionsReal("-bench_triad_mb", "Size of each of the triad's three arrays per rank (MB; beyond the caches)", "bench_operators", b->triad_mb, &b->triad_mb, nullptr));
+  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text,
+                               sizeof cells_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text,
+                               sizeof sets_text, nullptr));
+  PetscCall(PetscOptionsString(
+      "-bench_structures", "bulk, dot, strained_dot (the dot relaxed; each variant with the ideal and the strained H)",
+      "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
+  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators",
+                               variants_text, variants_text, sizeof variants_text, nullptr));
+  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", b->products,
+                            &b->products, nullptr));
+  PetscCall(PetscOptionsReal(
+      "-bench_max_mb",
+      "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)",
+      "bench_operators", b->max_mb, &b->max_mb, nullptr));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv,
+                               &has_csv));
+  PetscCall(PetscOptionsReal("-bench_triad_mb",
+                             "Size of each of the triad's three arrays per rank (MB; beyond the caches)",
+                             "bench_operators", b->triad_mb, &b->triad_mb, nullptr));
   PetscOptionsEnd();
   if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
-  PetscCheck(b->triad_mb >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_triad_mb must be >= 1 MB, got %g", (double)b->triad_mb);
-  PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3", b->products);
+  PetscCheck(b->triad_mb >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_triad_mb must be >= 1 MB, got %g",
+             (double)b->triad_mb);
+  PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3",
+             b->products);
   if (b->max_mb < 0) b->max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
   for (const std::string &c : Split(cells_text)) {
     const int n = std::atoi(c.c_str());
-    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells", c.c_str());
+    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells",
+               c.c_str());
     b->cells.push_back(n);
   }
   for (const std::string &name : Split(variants_text)) {
-    const Variant *v = std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
-    PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT, "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
+    const Variant *v =
+        std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
+    PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT,
+               "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
     b->variants.push_back(v);
   }
   b->sets = Split(sets_text), b->structures = Split(structures_text);
   for (const std::string &st : b->structures)
-    PetscCheck(st == "bulk" || st == "dot" || st == "strained_dot", comm, PETSC_ERR_USER_INPUT, "-bench_structures: %s is not bulk, dot or strained_dot", st.c_str());
+    PetscCheck(st == "bulk" || st == "dot" || st == "strained_dot", comm, PETSC_ERR_USER_INPUT,
+               "-bench_structures: %s is not bulk, dot or strained_dot", st.c_str());
   b->csv = has_csv ? csv : "";
   if (HelpRequested()) { // -partition and -da_processors_*: read for each run's ranks; listed here
     PartitionSpec partition;
@@ -362,8 +394,11 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, d
     PetscCallMPI(MPI_Bcast(&gbs, 1, MPI_DOUBLE, 0, comm));
     (*triad)[ranks] = gbs;
   }
-  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x %.0f MB per rank): %.2f GB/s on 1 rank", (double)b.triad_mb, (*triad)[1]));
-  if (size > 1) PetscCall(PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", (*triad)[size], size, (*triad)[size] / (*triad)[1]));
+  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x %.0f MB per rank): %.2f GB/s on 1 rank",
+                        (double)b.triad_mb, (*triad)[1]));
+  if (size > 1)
+    PetscCall(
+        PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", (*triad)[size], size, (*triad)[size] / (*triad)[1]));
   PetscCall(PetscPrintf(comm, "\n"));
   for (const std::string &set : b.sets)
     for (const std::string &structure : b.structures)
@@ -380,28 +415,35 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, d
 // The row of `variant` measured beside `like` (same set, structure, size) on `ranks` ranks.
 const Row *Find(const std::vector<Row> &rows, const Row &like, const char *variant, int ranks) {
   for (const Row &q : rows)
-    if (q.variant == variant && !q.skipped && q.set == like.set && q.structure == like.structure && q.cells == like.cells && q.ranks == ranks) return &q;
+    if (q.variant == variant && !q.skipped && q.set == like.set && q.structure == like.structure &&
+        q.cells == like.cells && q.ranks == ranks)
+      return &q;
   return nullptr;
 }
 
 PetscErrorCode PrintTable(MPI_Comm comm, const std::vector<Row> &rows) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "\n%-9s %-5s %5s %9s %10s %-14s %9s %9s %8s %8s %10s %10s %8s %8s %8s  %s\n", "set", "struct", "ranks", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s",
-                        "GB/s", "est B/atom", "op B/atom", "RSS MB", "HWM MB", "vs aij", "note"));
+  PetscCall(PetscPrintf(comm, "\n%-9s %-5s %5s %9s %10s %-14s %9s %9s %8s %8s %10s %10s %8s %8s %8s  %s\n", "set",
+                        "struct", "ranks", "atoms", "rows", "variant", "ms/prod", "us/atom", "GFlop/s", "GB/s",
+                        "est B/atom", "op B/atom", "RSS MB", "HWM MB", "vs aij", "note"));
   for (const Row &r : rows) {
     if (r.skipped) {
-      PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9s %9s %8s %8s %10s %10s %8s %8s %8s  %s\n", r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.rows, r.variant.c_str(), "-",
-                            "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
+      PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9s %9s %8s %8s %10s %10s %8s %8s %8s  %s\n",
+                            r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.rows, r.variant.c_str(), "-", "-",
+                            "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
       continue;
     }
     const Row *aij = Find(rows, r, "aij", r.ranks);
     char vs[32] = "-";
     if (aij) std::snprintf(vs, sizeof vs, "%.2fx", aij->seconds / r.seconds);
-    PetscCall(PetscPrintf(comm, "%-9s %-5s %5d %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %10.0f %8.1f %8.1f %8s  %s\n", r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms,
-                          r.rows, r.variant.c_str(), 1e3 * r.seconds, r.usPerAtom(), r.gflops(), r.gbs(), r.est_bytes / (double)r.atoms, r.op_bytes / (double)r.atoms, r.rss_mb, r.hwm_mb, vs,
-                          r.note.c_str()));
+    PetscCall(PetscPrintf(
+        comm, "%-9s %-5s %5d %9lld %10lld %-14s %9.2f %9.4f %8.2f %8.2f %10.0f %10.0f %8.1f %8.1f %8s  %s\n",
+        r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.rows, r.variant.c_str(), 1e3 * r.seconds, r.usPerAtom(),
+        r.gflops(), r.gbs(), r.est_bytes / (double)r.atoms, r.op_bytes / (double)r.atoms, r.rss_mb, r.hwm_mb, vs,
+        r.note.c_str()));
   }
-  PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H and ranks; GB/s counts the operator's storage + x + y + halo)\n"));
+  PetscCall(PetscPrintf(comm, "(vs aij: speed-up of the product over PETSc's AIJ on the same H and ranks; GB/s counts "
+                              "the operator's storage + x + y + halo)\n"));
   PetscFunctionReturn(0);
 }
 
@@ -413,52 +455,72 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const s
   PetscCall(PetscPrintf(comm, "\ntargets (sp3d5s*+SO dot unless said):\n"));
   for (const Row &r : rows) {
     if (r.skipped || r.set != "nemo3d" || r.structure != "dot" || r.variant != "aij") continue;
-    const Row *blocks = Find(rows, r, "stored_blocks", r.ranks), *shell = Find(rows, r, "shell", r.ranks), *nocache = Find(rows, r, "shell_nocache", r.ranks);
+    const Row *blocks = Find(rows, r, "stored_blocks", r.ranks), *shell = Find(rows, r, "shell", r.ranks),
+              *nocache = Find(rows, r, "shell_nocache", r.ranks);
     PetscCall(PetscPrintf(comm, "  %lld atoms, %d rank%s:\n", r.atoms, r.ranks, r.ranks > 1 ? "s" : ""));
     if (blocks)
-      PetscCall(PetscPrintf(comm, "    stored_blocks >= 2.5x faster than PETSc AIJ: %.2fx -> %s\n", r.seconds / blocks->seconds, r.seconds / blocks->seconds >= 2.5 ? "met" : "NOT met"));
+      PetscCall(PetscPrintf(comm, "    stored_blocks >= 2.5x faster than PETSc AIJ: %.2fx -> %s\n",
+                            r.seconds / blocks->seconds, r.seconds / blocks->seconds >= 2.5 ? "met" : "NOT met"));
     if (blocks && shell)
-      PetscCall(PetscPrintf(comm, "    shell <= 1.0x the stored_blocks product time: %.2fx -> %s\n", shell->seconds / blocks->seconds, shell->seconds <= blocks->seconds ? "met" : "NOT met"));
+      PetscCall(PetscPrintf(comm, "    shell <= 1.0x the stored_blocks product time: %.2fx -> %s\n",
+                            shell->seconds / blocks->seconds, shell->seconds <= blocks->seconds ? "met" : "NOT met"));
     if (blocks && nocache)
-      PetscCall(PetscPrintf(comm, "    shell without block cache <= 3x the stored_blocks product time: %.2fx -> %s\n", nocache->seconds / blocks->seconds, nocache->seconds <= 3 * blocks->seconds ? "met" : "NOT met"));
+      PetscCall(PetscPrintf(comm, "    shell without block cache <= 3x the stored_blocks product time: %.2fx -> %s\n",
+                            nocache->seconds / blocks->seconds,
+                            nocache->seconds <= 3 * blocks->seconds ? "met" : "NOT met"));
   }
   for (const Row &r : rows) // the solver's vector work: a Lanczos step against one product
-    if (!r.skipped && r.set == "nemo3d" && r.structure != "bulk" && (r.variant.starts_with("shell") || r.variant.starts_with("stored_blocks")))
-      PetscCall(PetscPrintf(comm, "  Lanczos step <= 1.2x the product (%s %s, %lld atoms, %d rank%s): %.2fx -> %s (fused step %.2fx, plain step %.2fx)\n", r.variant.c_str(), r.structure.c_str(),
-                            r.atoms, r.ranks, r.ranks > 1 ? "s" : "", r.step / r.step_product, r.step <= 1.2 * r.step_product ? "met" : "NOT met", r.fused_step / r.step_product,
-                            r.plain_step / r.step_product));
+    if (!r.skipped && r.set == "nemo3d" && r.structure != "bulk" &&
+        (r.variant.starts_with("shell") || r.variant.starts_with("stored_blocks")))
+      PetscCall(PetscPrintf(comm,
+                            "  Lanczos step <= 1.2x the product (%s %s, %lld atoms, %d rank%s): %.2fx -> %s (fused "
+                            "step %.2fx, plain step %.2fx)\n",
+                            r.variant.c_str(), r.structure.c_str(), r.atoms, r.ranks, r.ranks > 1 ? "s" : "",
+                            r.step / r.step_product, r.step <= 1.2 * r.step_product ? "met" : "NOT met",
+                            r.fused_step / r.step_product, r.plain_step / r.step_product));
   for (const Row &r : rows) { // the strained H against the ideal H of the same relaxed atoms
     if (r.skipped || r.structure != "strained_dot" || r.variant.ends_with("_strained")) continue;
     const Row *st = Find(rows, r, (r.variant + "_strained").c_str(), r.ranks);
     const double bound = r.variant == "shell" ? 1.5 : r.variant == "stored_blocks" ? 1.1 : 0;
     if (!st || bound == 0) continue;
-    PetscCall(PetscPrintf(comm, "  strained %s <= %.1fx its ideal-H product (%s, %lld atoms, %d rank%s): %.2fx -> %s\n", r.variant.c_str(), bound, r.set.c_str(), r.atoms, r.ranks,
-                          r.ranks > 1 ? "s" : "", st->seconds / r.seconds, st->seconds <= bound * r.seconds ? "met" : "NOT met"));
+    PetscCall(PetscPrintf(comm, "  strained %s <= %.1fx its ideal-H product (%s, %lld atoms, %d rank%s): %.2fx -> %s\n",
+                          r.variant.c_str(), bound, r.set.c_str(), r.atoms, r.ranks, r.ranks > 1 ? "s" : "",
+                          st->seconds / r.seconds, st->seconds <= bound * r.seconds ? "met" : "NOT met"));
     if (r.variant == "shell")
-      PetscCall(PetscPrintf(comm, "  strained shell <= 150 bytes of operator per atom: %.0f B -> %s\n", st->op_bytes / (double)st->atoms, st->op_bytes <= 150.0 * (double)st->atoms ? "met" : "NOT met"));
+      PetscCall(PetscPrintf(comm, "  strained shell <= 150 bytes of operator per atom: %.0f B -> %s\n",
+                            st->op_bytes / (double)st->atoms,
+                            st->op_bytes <= 150.0 * (double)st->atoms ? "met" : "NOT met"));
   }
   for (const Row &r : rows)
     if (!r.skipped && r.variant == "shell" && r.structure == "dot" && r.set == "nemo3d" && r.atoms >= 1000000)
-      PetscCall(PetscPrintf(comm, "  shell operator <= 1 kB per atom at >= 10^6 atoms: %.0f B per atom (%lld atoms, %d rank%s) -> %s\n", r.op_bytes / (double)r.atoms, r.atoms, r.ranks,
-                            r.ranks > 1 ? "s" : "", r.op_bytes <= 1024.0 * (double)r.atoms ? "met" : "NOT met"));
+      PetscCall(PetscPrintf(
+          comm, "  shell operator <= 1 kB per atom at >= 10^6 atoms: %.0f B per atom (%lld atoms, %d rank%s) -> %s\n",
+          r.op_bytes / (double)r.atoms, r.atoms, r.ranks, r.ranks > 1 ? "s" : "",
+          r.op_bytes <= 1024.0 * (double)r.atoms ? "met" : "NOT met"));
   for (const Row &r : rows) {
     const Row *single = size > 1 && !r.skipped && r.ranks == size ? Find(rows, r, r.variant.c_str(), 1) : nullptr;
     if (!single) continue;
     // 0.9 of the memory bandwidth's own speed-up, but never below 1: more ranks slower than one never meet it
     const double speedup = single->seconds / r.seconds, bound = std::max(1.0, 0.9 * triad.at(size) / triad.at(1));
-    PetscCall(PetscPrintf(comm, "  %d-rank speed-up >= max(1, 0.9 x triad ratio) (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size, bound, r.set.c_str(), r.structure.c_str(), r.atoms,
-                          r.variant.c_str(), speedup, speedup >= bound ? "met" : "NOT met"));
+    PetscCall(PetscPrintf(
+        comm, "  %d-rank speed-up >= max(1, 0.9 x triad ratio) (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size,
+        bound, r.set.c_str(), r.structure.c_str(), r.atoms, r.variant.c_str(), speedup,
+        speedup >= bound ? "met" : "NOT met"));
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows, const std::map<int, double> &triad) {
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows,
+                        const std::map<int, double> &triad) {
   std::ostringstream f;
   PetscFunctionBeginUser;
-  f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_mb,hwm_mb,triad_gbs,note\n";
+  f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_"
+       "mb,hwm_mb,triad_gbs,note\n";
   for (const Row &r : rows)
-    f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ',' << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ','
-      << r.gflops() << ',' << r.gbs() << ',' << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ',' << triad.at(r.ranks) << ",\"" << r.note << "\"\n";
+    f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ','
+      << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ',' << r.gflops() << ',' << r.gbs() << ','
+      << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ','
+      << triad.at(r.ranks) << ",\"" << r.note << "\"\n";
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);

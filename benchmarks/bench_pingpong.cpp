@@ -32,14 +32,18 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscOptionsBegin(comm, nullptr, "bench_pingpong", "tbpeta");
-  PetscCall(PetscOptionsInt("-bench_max_bytes", "Largest message in bytes", "bench_pingpong", max_bytes, &max_bytes, nullptr));
+  PetscCall(PetscOptionsInt("-bench_max_bytes", "Largest message in bytes", "bench_pingpong", max_bytes, &max_bytes,
+                            nullptr));
   PetscCall(PetscOptionsInt("-bench_repeats", "Round trips per size", "bench_pingpong", repeats, &repeats, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV", "bench_pingpong", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV", "bench_pingpong", csv, csv, sizeof csv,
+                               &has_csv));
   PetscOptionsEnd();
   if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (HelpRequested()) PetscFunctionReturn(0);
-  PetscCheck(size == 2, comm, PETSC_ERR_USER_INPUT, "bench_pingpong runs on exactly 2 ranks (mpiexec -n 2), not %d", size);
-  PetscCheck(max_bytes >= 8 && repeats >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_max_bytes must be >= 8 and -bench_repeats >= 1");
+  PetscCheck(size == 2, comm, PETSC_ERR_USER_INPUT, "bench_pingpong runs on exactly 2 ranks (mpiexec -n 2), not %d",
+             size);
+  PetscCheck(max_bytes >= 8 && repeats >= 1, comm, PETSC_ERR_USER_INPUT,
+             "-bench_max_bytes must be >= 8 and -bench_repeats >= 1");
   std::vector<char> buf((size_t)max_bytes, 1);
   struct Row {
     long bytes;
@@ -63,9 +67,12 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     PetscCallMPI(MPI_Bcast(&best, 1, MPI_DOUBLE, 0, comm));
     rows.push_back({bytes, best});
   }
-  PetscCall(PetscPrintf(comm, "bench_pingpong: rank 0 <-> rank 1, best of %d round trips per size\n%12s %12s %12s\n", (int)repeats, "bytes", "one way us", "MB/s"));
-  for (const Row &r : rows) PetscCall(PetscPrintf(comm, "%12ld %12.2f %12.1f\n", r.bytes, r.seconds * 1e6, r.bytes / r.seconds / 1e6));
-  PetscCall(PetscPrintf(comm, "latency %.2f us (8 bytes), bandwidth %.1f MB/s (%ld bytes)\n", rows.front().seconds * 1e6, rows.back().bytes / rows.back().seconds / 1e6, rows.back().bytes));
+  PetscCall(PetscPrintf(comm, "bench_pingpong: rank 0 <-> rank 1, best of %d round trips per size\n%12s %12s %12s\n",
+                        (int)repeats, "bytes", "one way us", "MB/s"));
+  for (const Row &r : rows)
+    PetscCall(PetscPrintf(comm, "%12ld %12.2f %12.1f\n", r.bytes, r.seconds * 1e6, r.bytes / r.seconds / 1e6));
+  PetscCall(PetscPrintf(comm, "latency %.2f us (8 bytes), bandwidth %.1f MB/s (%ld bytes)\n",
+                        rows.front().seconds * 1e6, rows.back().bytes / rows.back().seconds / 1e6, rows.back().bytes));
   if (has_csv) {
     std::ostringstream f;
     f << "bytes,one_way_s,bandwidth_bytes_per_s\n";

@@ -13,11 +13,14 @@
 // 2,211,840 rows) -periodic 0,0,0 -compare_max_products 50000, and unless -dot_material or -dot_shape is given (e.g.
 // -dot_shape none for a nanocrystal) -dot_material InAs -dot_shape sphere -dot_radius 3.
 // Every structure, model, -hamiltonian and -compare_* option of tbpeta applies (README); the runs use k = 0.
-static const char help[] = "bench_solvers: every eigen-solver on one large sp3d5s*+SO passivated dot (stored H), capped, against the lecture's claims.\n"
-                           "  -cells n,n,n              supercell (default 24,24,24: 110,592 atoms); e.g. 7,7,7 for a smoke run\n"
-                           "  -compare_max_products N   cap per run (default 50000 here); all -compare_* options of tbpeta apply\n"
-                           "  -bench_csv FILE           also write the table as CSV (every row, with its states), for -bench_rows\n"
-                           "  -bench_rows F1,F2,...     rows measured before by -bench_csv on the same structure and ranks, compared with this run's\n\n";
+static const char help[] =
+    "bench_solvers: every eigen-solver on one large sp3d5s*+SO passivated dot (stored H), capped, against the "
+    "lecture's claims.\n"
+    "  -cells n,n,n              supercell (default 24,24,24: 110,592 atoms); e.g. 7,7,7 for a smoke run\n"
+    "  -compare_max_products N   cap per run (default 50000 here); all -compare_* options of tbpeta apply\n"
+    "  -bench_csv FILE           also write the table as CSV (every row, with its states), for -bench_rows\n"
+    "  -bench_rows F1,F2,...     rows measured before by -bench_csv on the same structure and ranks, compared with "
+    "this run's\n\n";
 
 #include <petscmat.h>
 
@@ -97,7 +100,8 @@ PetscErrorCode PrintClaim(MPI_Comm comm, const std::vector<ComparisonRow> &rows,
     if (q.solver != r->solver) continue;
     char buf[160];
     const char *ge = q.lower_bound ? ">= " : "";
-    if (std::isnan(q.products)) std::snprintf(buf, sizeof buf, "no products of H (LU solves), time %s%.2fx", ge, q.seconds);
+    if (std::isnan(q.products))
+      std::snprintf(buf, sizeof buf, "no products of H (LU solves), time %s%.2fx", ge, q.seconds);
     else std::snprintf(buf, sizeof buf, "products %s%.2fx, time %s%.2fx", ge, q.products, ge, q.seconds);
     measured = buf;
     if (q.lower_bound) measured += " (" + r->note.substr(0, r->note.find(';')) + ")";
@@ -109,7 +113,8 @@ PetscErrorCode PrintClaim(MPI_Comm comm, const std::vector<ComparisonRow> &rows,
 PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<ComparisonRow> &rows) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "\nmeasured ratios next to the lecture's claims:\n"));
-  PetscCall(PrintClaim(comm, rows, "folded_arpack", "\"about 10x\" (ARPACK on the folded operator against the NEMO 3-D Lanczos)"));
+  PetscCall(PrintClaim(comm, rows, "folded_arpack",
+                       "\"about 10x\" (ARPACK on the folded operator against the NEMO 3-D Lanczos)"));
   PetscCall(PrintClaim(comm, rows, "folded_ks", "\"slower\" (folded spectrum)"));
   PetscCall(PrintClaim(comm, rows, "folded_lanczos", "\"slower\" (folded spectrum)"));
   PetscCall(PrintClaim(comm, rows, "ks_harmonic", "-"));
@@ -118,7 +123,8 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   PetscCall(PetscPrintf(comm, "targets:\n"));
   const ComparisonRow *lz = Row(rows, "lanczos"), *ks = Row(rows, "ks_harmonic");
   if (!lz || !lz->converged) {
-    PetscCall(PetscPrintf(comm, "  no converged Lanczos run: the targets cannot be judged%s%s\n", lz ? " (" : "", lz ? (lz->note + ")").c_str() : ""));
+    PetscCall(PetscPrintf(comm, "  no converged Lanczos run: the targets cannot be judged%s%s\n", lz ? " (" : "",
+                          lz ? (lz->note + ")").c_str() : ""));
     PetscFunctionReturn(0);
   }
   // Memory, judged on the memory each solve added (its peak during the solve minus the resident size before it), among
@@ -131,20 +137,31 @@ PetscErrorCode PrintLectureAndTargets(MPI_Comm comm, const std::vector<Compariso
   if (!least) verdict = "NOT measured (no other run was measured)";
   else if (lz->solver_mb < 1) verdict = "NOT measured (the Lanczos added less than 1 MB: noise)";
   else if (lz->solver_mb > least->solver_mb) verdict = "NOT met";
-  PetscCall(PetscPrintf(comm, "  the Lanczos needs the least memory: %.1f MB during the solve (%" PetscInt_FMT " vectors held: 3 + %" PetscInt_FMT " states + the second pass's window); least of the others: %s, %.1f MB (%" PetscInt_FMT
-                              " vectors) -> %s\n",
-                        lz->solver_mb, lz->vectors_held, lz->states(), least ? least->solver.c_str() : "-", least ? least->solver_mb : 0.0, least ? least->vectors_held : 0, verdict.c_str()));
+  PetscCall(PetscPrintf(comm,
+                        "  the Lanczos needs the least memory: %.1f MB during the solve (%" PetscInt_FMT
+                        " vectors held: 3 + %" PetscInt_FMT
+                        " states + the second pass's window); least of the others: %s, %.1f MB (%" PetscInt_FMT
+                        " vectors) -> %s\n",
+                        lz->solver_mb, lz->vectors_held, lz->states(), least ? least->solver.c_str() : "-",
+                        least ? least->solver_mb : 0.0, least ? least->vectors_held : 0, verdict.c_str()));
   if (ks)
-    PetscCall(PetscPrintf(comm, "  the Lanczos makes no more products than Krylov-Schur with harmonic extraction: %" PetscInt_FMT " against %s%" PetscInt_FMT " -> %s\n", lz->products,
-                          ks->converged ? "" : ">= ", ks->products, lz->products <= ks->products ? "met" : "NOT met"));
+    PetscCall(PetscPrintf(
+        comm,
+        "  the Lanczos makes no more products than Krylov-Schur with harmonic extraction: %" PetscInt_FMT
+        " against %s%" PetscInt_FMT " -> %s\n",
+        lz->products, ks->converged ? "" : ">= ", ks->products, lz->products <= ks->products ? "met" : "NOT met"));
   const ComparisonRow *si = Row(rows, "sinvert");
   if (si)
     PetscCall(PetscPrintf(comm, "  MUMPS shift-and-invert (lecture: 350 s and 2.8 GB at 1,728 atoms): %s\n",
-                          si->skipped ? si->note.c_str() : (std::to_string((int)std::lround(si->seconds)) + " s, " + std::to_string((int)std::lround(si->peak_rss_mb)) + " MB peak per rank").c_str()));
+                          si->skipped ? si->note.c_str()
+                                      : (std::to_string((int)std::lround(si->seconds)) + " s, " +
+                                         std::to_string((int)std::lround(si->peak_rss_mb)) + " MB peak per rank")
+                                            .c_str()));
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kCsvHeader = "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,products,iterations,vectors_held,seconds,peak_rss_mb,"
+constexpr const char *kCsvHeader = "run,solver,states,requested,converged,reference,max_deviation_ev,max_residual,"
+                                   "products,iterations,vectors_held,seconds,peak_rss_mb,"
                                    "solver_mb,center_ev,note,skipped,run_note,values_ev,residuals,splits_at_centre";
 
 std::string Quoted(std::string text) {
@@ -161,15 +178,18 @@ std::string NumberList(const std::vector<double> &v) {
 
 // The CSV: a first line "# <signature>" (structure, question, ranks), the header, one line per row. The states are
 // written to full precision, so that a later job (-bench_rows) compares with them as if it had run them.
-PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::string &signature, const std::vector<ComparisonRow> &rows) {
+PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::string &signature,
+                        const std::vector<ComparisonRow> &rows) {
   std::ostringstream f;
   PetscFunctionBeginUser;
   f << "# " << signature << '\n' << kCsvHeader << '\n';
   f.precision(10);
   for (const ComparisonRow &r : rows)
-    f << r.run << ',' << Quoted(r.solver) << ',' << r.states() << ',' << r.requested << ',' << r.converged << ',' << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ','
-      << r.products << ',' << r.iterations << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ',' << NumberList({r.center}) << ','
-      << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ',' << NumberList(r.values) << ',' << NumberList(r.residuals) << ',' << r.splits_at_centre << '\n';
+    f << r.run << ',' << Quoted(r.solver) << ',' << r.states() << ',' << r.requested << ',' << r.converged << ','
+      << r.reference << ',' << r.max_deviation << ',' << r.max_residual << ',' << r.products << ',' << r.iterations
+      << ',' << r.vectors_held << ',' << r.seconds << ',' << r.peak_rss_mb << ',' << r.solver_mb << ','
+      << NumberList({r.center}) << ',' << Quoted(r.note) << ',' << r.skipped << ',' << Quoted(r.run_note) << ','
+      << NumberList(r.values) << ',' << NumberList(r.residuals) << ',' << r.splits_at_centre << '\n';
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
@@ -199,22 +219,26 @@ bool ParseNumbers(const std::string &text, std::vector<double> *v) {
 bool ParseRow(const CsvTable &t, size_t i, ComparisonRow *r) {
   auto field = [&](const char *name) -> const std::string & { return t.at(i, t.column(name)); };
   double x[15];
-  const char *numbers[] = {"states", "requested", "converged", "reference", "max_deviation_ev", "max_residual", "products", "iterations", "vectors_held", "seconds", "peak_rss_mb", "solver_mb", "center_ev", "skipped",
-                           "splits_at_centre"};
+  const char *numbers[] = {"states",       "requested", "converged",  "reference",    "max_deviation_ev",
+                           "max_residual", "products",  "iterations", "vectors_held", "seconds",
+                           "peak_rss_mb",  "solver_mb", "center_ev",  "skipped",      "splits_at_centre"};
   for (int k = 0; k < 15; ++k)
     if (!ParseNumber(field(numbers[k]), &x[k])) return false;
   if (!ParseNumbers(field("values_ev"), &r->values) || !ParseNumbers(field("residuals"), &r->residuals)) return false;
   r->run = field("run"), r->solver = field("solver"), r->note = field("note"), r->run_note = field("run_note");
   if ((size_t)x[0] != r->values.size()) return false; // the states counted are its values
-  r->requested = (PetscInt)x[1], r->converged = x[2] != 0, r->reference = x[3] != 0, r->max_deviation = x[4], r->max_residual = x[5];
-  r->products = (PetscInt)x[6], r->iterations = (PetscInt)x[7], r->vectors_held = (PetscInt)x[8], r->seconds = x[9], r->peak_rss_mb = x[10], r->solver_mb = x[11], r->center = x[12];
+  r->requested = (PetscInt)x[1], r->converged = x[2] != 0, r->reference = x[3] != 0, r->max_deviation = x[4],
+  r->max_residual = x[5];
+  r->products = (PetscInt)x[6], r->iterations = (PetscInt)x[7], r->vectors_held = (PetscInt)x[8], r->seconds = x[9],
+  r->peak_rss_mb = x[10], r->solver_mb = x[11], r->center = x[12];
   r->skipped = x[13] != 0, r->splits_at_centre = x[14] != 0;
   return true;
 }
 
 // Rows written by -bench_csv, refused (one line) unless measured on `signature`. The text is read on rank 0 and
 // broadcast, so every rank parses the same and fails the same; the columns are found by name.
-PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string &signature, std::vector<ComparisonRow> *rows) {
+PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string &signature,
+                       std::vector<ComparisonRow> *rows) {
   PetscMPIInt rank;
   std::string text, error;
   CsvTable t;
@@ -233,13 +257,18 @@ PetscErrorCode ReadCsv(MPI_Comm comm, const std::string &path, const std::string
   PetscCheck(size >= 0, comm, PETSC_ERR_FILE_OPEN, "-bench_rows: cannot read %s", path.c_str());
   text.resize((size_t)size);
   PetscCallMPI(MPI_Bcast(text.data(), (int)size, MPI_CHAR, 0, comm));
-  PetscCheck(CsvTable::Parse(text, &t, &error) && t.comments().size() == 1, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s is not a CSV written by bench_solvers -bench_csv", path.c_str());
-  PetscCheck(t.comments()[0] == signature, comm, PETSC_ERR_USER_INPUT, "-bench_rows: %s was measured on \"%s\", this run is \"%s\"", path.c_str(), t.comments()[0].c_str(), signature.c_str());
+  PetscCheck(CsvTable::Parse(text, &t, &error) && t.comments().size() == 1, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "-bench_rows: %s is not a CSV written by bench_solvers -bench_csv", path.c_str());
+  PetscCheck(t.comments()[0] == signature, comm, PETSC_ERR_USER_INPUT,
+             "-bench_rows: %s was measured on \"%s\", this run is \"%s\"", path.c_str(), t.comments()[0].c_str(),
+             signature.c_str());
   for (const std::string &name : SplitList(kCsvHeader))
-    PetscCheck(t.column(name) >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s has no column %s (bench_solvers -bench_csv writes it)", path.c_str(), name.c_str());
+    PetscCheck(t.column(name) >= 0, comm, PETSC_ERR_FILE_UNEXPECTED,
+               "-bench_rows: %s has no column %s (bench_solvers -bench_csv writes it)", path.c_str(), name.c_str());
   for (size_t i = 0; i < t.rows(); ++i) {
     ComparisonRow r;
-    PetscCheck(ParseRow(t, i, &r), comm, PETSC_ERR_FILE_UNEXPECTED, "-bench_rows: %s row %zu is not a row of bench_solvers -bench_csv", path.c_str(), i + 1);
+    PetscCheck(ParseRow(t, i, &r), comm, PETSC_ERR_FILE_UNEXPECTED,
+               "-bench_rows: %s row %zu is not a row of bench_solvers -bench_csv", path.c_str(), i + 1);
     rows->push_back(std::move(r));
   }
   PetscFunctionReturn(0);
@@ -263,19 +292,25 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   CompareOptions defaults;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "bench_solvers", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the table as CSV (every row, with its states), for -bench_rows", "bench_solvers", csv, csv, sizeof csv, &has_csv));
-  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "bench_solvers", files, &nfiles, &has_earlier));
+  PetscCall(PetscOptionsString("-bench_csv",
+                               "Also write the table as CSV (every row, with its states), for -bench_rows",
+                               "bench_solvers", csv, csv, sizeof csv, &has_csv));
+  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks",
+                                    "bench_solvers", files, &nfiles, &has_earlier));
   PetscOptionsEnd();
   if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
   if (!has_earlier) nfiles = 0;
-  PetscCheck(!has_earlier || nfiles > 0, comm, PETSC_ERR_USER_INPUT, "-bench_rows needs one or more CSV files written by -bench_csv");
+  PetscCheck(!has_earlier || nfiles > 0, comm, PETSC_ERR_USER_INPUT,
+             "-bench_rows needs one or more CSV files written by -bench_csv");
   for (PetscInt i = 0; i < nfiles; ++i) {
     b->earlier_files.push_back(files[i]);
     PetscCall(PetscFree(files[i]));
   }
   b->csv = has_csv ? csv : "";
   PetscCall(SystemSpecFromOptions(comm, BenchmarkSystem(), &spec));
-  for (int a = 0; a < 3; ++a) PetscCheck(!spec.cell.periodic[a] || spec.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT, "-k: bench_solvers runs at k = 0 (Kramers pairs)");
+  for (int a = 0; a < 3; ++a)
+    PetscCheck(!spec.cell.periodic[a] || spec.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT,
+               "-k: bench_solvers runs at k = 0 (Kramers pairs)");
   PetscCall(CreateTightBindingSystem(comm, spec, &b->sys));
   PetscCall(BulkBandEdges(b->sys.model, 0, &b->vbm, &b->cbm));
   defaults.gap_center = 0.5 * (b->vbm + b->cbm), defaults.max_products = 50000;
@@ -286,7 +321,8 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
 
 // What rows of another job must share with this one: the operator (its Frobenius norm tells the dots apart), the
 // question and the rank count (times on other ranks are another experiment). *description: the first part.
-PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::string *description, std::string *signature) {
+PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::string *description,
+                         std::string *signature) {
   PetscMPIInt size;
   PetscReal frobenius;
   const OperatorProperties *props;
@@ -300,13 +336,19 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
   PetscCall(OperatorTotalBytes(H, &op_bytes));
   const auto &c = sys.spec.cell;
   const std::string strain = StrainDescription(sys);
-  std::snprintf(text, sizeof text, "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT " rows, H %s", sys.structure.total(),
-                sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0], c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0],
-                c.periodic[1], c.periodic[2], strain.c_str(), sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows, HamiltonianDescription(b.hopts).c_str());
+  std::snprintf(
+      text, sizeof text,
+      "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT
+      " rows, H %s",
+      sys.structure.total(), sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0],
+      c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0], c.periodic[1], c.periodic[2],
+      strain.c_str(), sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows,
+      HamiltonianDescription(b.hopts).c_str());
   std::snprintf(ranks, sizeof ranks, ", %d rank%s", size, size > 1 ? "s" : "");
   std::snprintf(bytes, sizeof bytes, ", %.0f MB", op_bytes / 1048576.0);
-  std::snprintf(question, sizeof question, "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV", (double)frobenius, b.opts.nev_valence,
-                b.opts.nev_conduction, b.opts.gap_center);
+  std::snprintf(question, sizeof question,
+                "; ||H||_F %.10e eV; %" PetscInt_FMT " valence + %" PetscInt_FMT " conduction states around %.6f eV",
+                (double)frobenius, b.opts.nev_valence, b.opts.nev_conduction, b.opts.gap_center);
   // The operator's bytes describe the run but do not make it another one: rows measured before a change of its
   // bookkeeping still compare.
   *description = std::string(text) + bytes + ranks, *signature = std::string(text) + ranks + question;
@@ -315,7 +357,8 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
 
 // The rows of earlier jobs, and the runs still to measure: without -compare_runs the runs not measured yet; with it,
 // a run measured before is refused.
-PetscErrorCode EarlierRows(MPI_Comm comm, BenchSettings *b, const std::string &signature, std::vector<ComparisonRow> *earlier) {
+PetscErrorCode EarlierRows(MPI_Comm comm, BenchSettings *b, const std::string &signature,
+                           std::vector<ComparisonRow> *earlier) {
   std::vector<ComparisonRun> runs;
   PetscFunctionBeginUser;
   for (const std::string &file : b->earlier_files) {
@@ -324,13 +367,16 @@ PetscErrorCode EarlierRows(MPI_Comm comm, BenchSettings *b, const std::string &s
     PetscCall(PetscPrintf(comm, "  %zu rows from %s\n", earlier->size() - before, file.c_str()));
   }
   for (const ComparisonRun &run : b->opts.runs) {
-    const bool measured = std::any_of(earlier->begin(), earlier->end(), [&](const ComparisonRow &r) { return r.run == run.name; });
-    PetscCheck(!measured || !b->opts.runs_given, comm, PETSC_ERR_USER_INPUT, "-compare_runs: %s was measured already (-bench_rows); leave it out", run.name.c_str());
+    const bool measured =
+        std::any_of(earlier->begin(), earlier->end(), [&](const ComparisonRow &r) { return r.run == run.name; });
+    PetscCheck(!measured || !b->opts.runs_given, comm, PETSC_ERR_USER_INPUT,
+               "-compare_runs: %s was measured already (-bench_rows); leave it out", run.name.c_str());
     if (!measured) runs.push_back(run);
   }
   for (size_t i = 0; i < earlier->size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      PetscCheck((*earlier)[i].run != (*earlier)[j].run, comm, PETSC_ERR_USER_INPUT, "-bench_rows: the run %s is in the files twice", (*earlier)[i].run.c_str());
+      PetscCheck((*earlier)[i].run != (*earlier)[j].run, comm, PETSC_ERR_USER_INPUT,
+                 "-bench_rows: the run %s is in the files twice", (*earlier)[i].run.c_str());
   b->opts.runs = runs;
   PetscFunctionReturn(0);
 }
@@ -350,15 +396,17 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(BuildStructure(comm, &b.sys));
   PetscCall(RelaxSystem(comm, &b.sys, &strain));
   if (relaxation.relaxed)
-    PetscCall(PetscPrintf(comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n", relaxation.snes_type.c_str(), relaxation.iterations,
-                          relaxation.seconds, relaxation.max_force));
+    PetscCall(PetscPrintf(
+        comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n",
+        relaxation.snes_type.c_str(), relaxation.iterations, relaxation.seconds, relaxation.max_force));
   const double t0 = MPI_Wtime();
   PetscCall(CreateHamiltonian(comm, b.sys.structure, b.sys.model, b.sys.spec.cell.k, b.hopts, H.out()));
   const double t_build = MPI_Wtime() - t0;
   PetscCall(ProductSeconds(H, &product));
   PetscCall(Signature(comm, b, H, &description, &signature));
   PetscCall(PetscPrintf(comm, "bench_solvers: %s\n", description.c_str()));
-  PetscCall(PetscPrintf(comm, "  H built in %.2f s; one product y = Hx %.2f ms (median of 5); host midgap %.4f eV\n", t_build, 1e3 * product, 0.5 * (b.vbm + b.cbm)));
+  PetscCall(PetscPrintf(comm, "  H built in %.2f s; one product y = Hx %.2f ms (median of 5); host midgap %.4f eV\n",
+                        t_build, 1e3 * product, 0.5 * (b.vbm + b.cbm)));
   PetscCall(EarlierRows(comm, &b, signature, &earlier));
   PetscCall(CompareSolvers(H, b.opts, &rows, earlier));
   PetscCall(PetscPrintf(comm, "\n"));

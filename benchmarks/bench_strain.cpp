@@ -6,13 +6,17 @@
 // the atoms. A printed benchmark, not a test. On a shared machine, -bench_repeat relaxes each size several times and
 // keeps the fastest.
 //
-//   mpiexec -n R bench_strain [-bench_cells 11,23,50] [-bench_shape sphere|dome] [-bench_repeat N] [-bench_csv FILE] [-strain_*]
-static const char help[] = "bench_strain: relaxation of an InAs dot in GaAs at several sizes, an energy + gradient evaluation against a product of H.\n"
-                           "  -bench_cells n1,n2,...   cube sizes in cells (default 11,23: 10,648 and 97,336 atoms; 50 gives 10^6)\n"
-                           "  -bench_shape S           sphere (radius a quarter of the edge) or dome (half sphere on 2 monolayers) (default sphere)\n"
-                           "  -bench_repeat N          relax each size N times, keep the fastest (default 1)\n"
-                           "  -bench_csv FILE          also write the rows as CSV\n"
-                           "  -strain_snes_*, -strain_laplacian_*  the relaxation's solver options, as in tbpeta\n\n";
+//   mpiexec -n R bench_strain [-bench_cells 11,23,50] [-bench_shape sphere|dome] [-bench_repeat N] [-bench_csv FILE]
+//   [-strain_*]
+static const char help[] =
+    "bench_strain: relaxation of an InAs dot in GaAs at several sizes, an energy + gradient evaluation against a "
+    "product of H.\n"
+    "  -bench_cells n1,n2,...   cube sizes in cells (default 11,23: 10,648 and 97,336 atoms; 50 gives 10^6)\n"
+    "  -bench_shape S           sphere (radius a quarter of the edge) or dome (half sphere on 2 monolayers) (default "
+    "sphere)\n"
+    "  -bench_repeat N          relax each size N times, keep the fastest (default 1)\n"
+    "  -bench_csv FILE          also write the rows as CSV\n"
+    "  -strain_snes_*, -strain_laplacian_*  the relaxation's solver options, as in tbpeta\n\n";
 
 #include <petscsnes.h>
 
@@ -55,7 +59,9 @@ PetscErrorCode BuildSystem(MPI_Comm comm, int n, const std::string &shape, Tight
   spec.cell.periodic = {false, false, false};
   spec.nano.dot_material = "InAs", spec.nano.radius = 0.25 * n * 0.56532;
   spec.nano.shape = shape == "dome" ? DotShape::dome : DotShape::sphere;
-  if (shape == "dome") spec.nano.wetting_layers = 2, spec.nano.center = {0.5 * n * 0.56532, 0.5 * n * 0.56532, 0.3 * n * 0.56532}, spec.nano.center_set = true;
+  if (shape == "dome")
+    spec.nano.wetting_layers = 2, spec.nano.center = {0.5 * n * 0.56532, 0.5 * n * 0.56532, 0.3 * n * 0.56532},
+    spec.nano.center_set = true;
   PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
   PetscCall(CreateTightBindingSystem(comm, spec, sys));
   PetscCall(BuildStructure(comm, sys));
@@ -99,8 +105,11 @@ PetscErrorCode Relax(MPI_Comm comm, const TightBindingSystem &sys, Row *r, Owned
   kb[1] = ProcStatusKb("VmRSS") - rss0;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, kb, 2, MPI_DOUBLE, MPI_MAX, comm));
   snes.reset();
-  PetscCheck(report.converged, comm, PETSC_ERR_NOT_CONVERGED, "bench_strain: the relaxation of %lld atoms stopped before its tolerance (%s)", r->atoms, report.reason.c_str());
-  r->iterations = report.iterations, r->evaluations = report.evaluations, r->relax_s = report.seconds, r->max_force = report.max_force;
+  PetscCheck(report.converged, comm, PETSC_ERR_NOT_CONVERGED,
+             "bench_strain: the relaxation of %lld atoms stopped before its tolerance (%s)", r->atoms,
+             report.reason.c_str());
+  r->iterations = report.iterations, r->evaluations = report.evaluations, r->relax_s = report.seconds,
+  r->max_force = report.max_force;
   r->bytes_per_atom = kb[1] * 1024 * size / (double)r->atoms;
   r->own_bytes_per_atom = kb[0] * 1024 * size / (double)r->atoms; // the energy's work vectors and the solution u
 
@@ -128,14 +137,16 @@ PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, PetscInt 
   }
   PetscCall(VecDuplicate(u, g.out()));
   double s;
-  PetscCall(MedianSeconds(comm, [&] { return energy.Evaluate(u, &e, g); }, &s));
+  PetscCall(MedianSeconds(
+      comm, [&] { return energy.Evaluate(u, &e, g); }, &s));
   r->eval_ms = 1e3 * s;
   g.reset(), u.reset();
   shell.kind = "shell";
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, shell, H.out(), false));
   PetscCall(MatCreateVecs(H, x.out(), y.out()));
   PetscCall(VecSet(x, 1.0));
-  PetscCall(MedianSeconds(comm, [&] { return MatMult(H, x, y); }, &s));
+  PetscCall(MedianSeconds(
+      comm, [&] { return MatMult(H, x, y); }, &s));
   r->product_ms = 1e3 * s;
   PetscFunctionReturn(0);
 }
@@ -152,12 +163,15 @@ double Exponent(const std::vector<Row> &rows) {
 }
 
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
-  std::string text = "ranks,cells,atoms,iterations,evaluations,eval_ms,shell_product_ms,eval_over_product,relax_s,rss_bytes_per_atom,own_bytes_per_atom,max_force_ev_nm\n";
+  std::string text = "ranks,cells,atoms,iterations,evaluations,eval_ms,shell_product_ms,eval_over_product,relax_s,rss_"
+                     "bytes_per_atom,own_bytes_per_atom,max_force_ev_nm\n";
   char line[320];
   PetscFunctionBeginUser;
   for (const Row &r : rows) {
-    std::snprintf(line, sizeof line, "%d,%d,%lld,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.4f,%.4f,%.4f,%.1f,%.1f,%.3e\n", r.ranks, r.cells, r.atoms, r.iterations, r.evaluations, r.eval_ms,
-                  r.product_ms, r.ratio(), r.relax_s, r.bytes_per_atom, r.own_bytes_per_atom, r.max_force);
+    std::snprintf(line, sizeof line,
+                  "%d,%d,%lld,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.4f,%.4f,%.4f,%.1f,%.1f,%.3e\n", r.ranks,
+                  r.cells, r.atoms, r.iterations, r.evaluations, r.eval_ms, r.product_ms, r.ratio(), r.relax_s,
+                  r.bytes_per_atom, r.own_bytes_per_atom, r.max_force);
     text += line;
   }
   PetscCall(WriteTextFile(comm, path, text, "-bench_csv"));
@@ -173,28 +187,44 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscOptionsBegin(comm, nullptr, "bench_strain", "bench_strain");
   PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells", "bench_strain", cells, &ncells, nullptr));
   PetscCall(PetscOptionsString("-bench_shape", "sphere or dome", "bench_strain", shape, shape, sizeof shape, nullptr));
-  PetscCall(PetscOptionsInt("-bench_repeat", "Relax each size this many times, keep the fastest", "bench_strain", repeat, &repeat, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_strain", csv, csv, sizeof csv, nullptr));
+  PetscCall(PetscOptionsInt("-bench_repeat", "Relax each size this many times, keep the fastest", "bench_strain",
+                            repeat, &repeat, nullptr));
+  PetscCall(
+      PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_strain", csv, csv, sizeof csv, nullptr));
   PetscOptionsEnd();
   if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
-  if (ncells == 3 && cells[2] == 0) ncells = 2; // the defaults
-  PetscCheck(std::string(shape) == "sphere" || std::string(shape) == "dome", comm, PETSC_ERR_USER_INPUT, "-bench_shape: '%s' is not allowed (allowed: sphere, dome)", shape);
-  for (PetscInt i = 0; i < ncells; ++i) PetscCheck(cells[i] >= 4, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4", cells[i]);
-  PetscCheck(repeat >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_repeat: %" PetscInt_FMT " is not allowed (allowed: 1 or more)", repeat);
+  if (ncells == 3 && cells[2] == 0) ncells = 2;                            // the defaults
+  PetscCheck(std::string(shape) == "sphere" || std::string(shape) == "dome", comm, PETSC_ERR_USER_INPUT,
+             "-bench_shape: '%s' is not allowed (allowed: sphere, dome)", shape);
+  for (PetscInt i = 0; i < ncells; ++i)
+    PetscCheck(cells[i] >= 4, comm, PETSC_ERR_USER_INPUT,
+               "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4", cells[i]);
+  PetscCheck(repeat >= 1, comm, PETSC_ERR_USER_INPUT,
+             "-bench_repeat: %" PetscInt_FMT " is not allowed (allowed: 1 or more)", repeat);
   PetscCall(ListRelaxationOptions(comm)); // -help lists the solvers' options
   if (HelpRequested()) PetscFunctionReturn(0);
-  PetscCall(PetscPrintf(comm, "bench_strain: InAs %s in open GaAs cubes, Keating VFF relaxed by SNES; evaluation = energy + gradient, product = shell H (nemo3d sp3d5s*+SO)\n", shape));
-  PetscCall(PetscPrintf(comm, "%5s %6s %9s %6s %6s %10s %11s %8s %9s %10s %10s %10s\n", "ranks", "cells", "atoms", "iter", "evals", "eval ms", "product ms", "ratio", "relax s", "RSS B/atom",
-                        "own B/atom", "max force"));
+  PetscCall(PetscPrintf(comm,
+                        "bench_strain: InAs %s in open GaAs cubes, Keating VFF relaxed by SNES; evaluation = energy + "
+                        "gradient, product = shell H (nemo3d sp3d5s*+SO)\n",
+                        shape));
+  PetscCall(PetscPrintf(comm, "%5s %6s %9s %6s %6s %10s %11s %8s %9s %10s %10s %10s\n", "ranks", "cells", "atoms",
+                        "iter", "evals", "eval ms", "product ms", "ratio", "relax s", "RSS B/atom", "own B/atom",
+                        "max force"));
   for (PetscInt i = 0; i < ncells; ++i) {
     Row r;
     PetscCall(Measure(comm, (int)cells[i], shape, repeat, &r));
-    PetscCall(PetscPrintf(comm, "%5d %6d %9lld %6" PetscInt_FMT " %6" PetscInt_FMT " %10.3f %11.3f %8.3f %9.2f %10.1f %10.1f %10.2e\n", r.ranks, r.cells, r.atoms, r.iterations, r.evaluations,
-                          r.eval_ms, r.product_ms, r.ratio(), r.relax_s, r.bytes_per_atom, r.own_bytes_per_atom, r.max_force));
+    PetscCall(PetscPrintf(
+        comm, "%5d %6d %9lld %6" PetscInt_FMT " %6" PetscInt_FMT " %10.3f %11.3f %8.3f %9.2f %10.1f %10.1f %10.2e\n",
+        r.ranks, r.cells, r.atoms, r.iterations, r.evaluations, r.eval_ms, r.product_ms, r.ratio(), r.relax_s,
+        r.bytes_per_atom, r.own_bytes_per_atom, r.max_force));
     rows.push_back(r);
   }
-  PetscCall(PetscPrintf(comm, "targets: one evaluation <= 0.5 x one shell product (largest ratio measured %.3f)", std::max_element(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.ratio() < b.ratio(); })->ratio()));
-  if (rows.size() > 1) PetscCall(PetscPrintf(comm, "; relaxation time ~ atoms^%.3f (target 1.00 +- 0.05)", Exponent(rows)));
+  PetscCall(PetscPrintf(comm, "targets: one evaluation <= 0.5 x one shell product (largest ratio measured %.3f)",
+                        std::max_element(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+                          return a.ratio() < b.ratio();
+                        })->ratio()));
+  if (rows.size() > 1)
+    PetscCall(PetscPrintf(comm, "; relaxation time ~ atoms^%.3f (target 1.00 +- 0.05)", Exponent(rows)));
   PetscCall(PetscPrintf(comm, "\n"));
   if (csv[0]) PetscCall(WriteCsv(comm, csv, rows));
   PetscFunctionReturn(0);

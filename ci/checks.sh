@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The checks beyond the test suite (called by ci/test.sh after ctest; each part also runs alone):
+# The checks beyond the test suite (called by ci/test.sh; format before the build, the others after ctest; each part
+# also runs alone):
+#   format     the layout: C++ by clang-format (.clang-format), Python by black (pyproject.toml); a file that either
+#              would change fails (bash ci/format.sh rewrites them)
 #   fuzz       the parameter-file reader under libFuzzer with ASan+UBSan (ci/fuzz.sh)
 #   asan       the fast tests and tbpeta built with AddressSanitizer + UndefinedBehaviorSanitizer against the
 #              64-bit-index PETSc/SLEPc (build-asan/, -O1 with line tables), 1 and 2 ranks
@@ -8,7 +11,7 @@
 #   index64    a system beyond 32-bit indices: refused by the main build, accepted by build-asan/ (64-bit indices)
 #   mallocdump-tests, mallocdump-runs   the two halves of mallocdump (the test programs; the tbpeta runs)
 #   asan-1, asan-2                      the two halves of asan (the tests on 1 rank and the tbpeta runs; on 2 ranks)
-#   bash ci/checks.sh [fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
+#   bash ci/checks.sh [format fuzz asan mallocdump index64]   (default: all; after ci/install-deps.sh and ci/build.sh)
 #   bash ci/checks.sh build                            only compiles the variants of fuzz, asan and index64; a later
 #                                                      run finds them up to date (build-asan and build-fuzz compile
 #                                                      one: ci/test.sh runs them beside ctest)
@@ -19,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source ci/env.sh
-parts=${*:-fuzz asan mallocdump index64}
+parts=${*:-format fuzz asan mallocdump index64}
 jobs=$(getconf _NPROCESSORS_ONLN)  # not nproc: ci/env.sh sets OMP_NUM_THREADS=1, which nproc honours
 mpi="mpiexec --oversubscribe --bind-to none -q"
 note() { echo "ci/checks.sh: $*"; }
@@ -53,6 +56,9 @@ for part in $parts; do
     build_asan
     FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh
     note "build: the variants of asan, index64 and fuzz are compiled"
+    ;;
+  format)
+    bash ci/format.sh --check
     ;;
   build-asan) build_asan ;;
   build-fuzz) FUZZ_BUILD_ONLY=1 bash ci/fuzz.sh ;;

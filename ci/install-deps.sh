@@ -8,7 +8,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
       libpetsc64-complex3.18-dev libslepc64-complex3.18-dev
       libgtest-dev libopenblas0-serial liblapack-dev
       python3-numpy python3-h5py python3-matplotlib
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev clang-format black)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages, builds, runs the whole test suite (ctest; MPI tests on 1, 2 and 3 ranks; the docs'
-# option tables and examples), then the checks beyond it (ci/checks.sh: fuzzing, ASan+UBSan, PETSc's -malloc_dump,
-# the 64-bit-index build).
+# Installs the Debian packages, checks the layout of the sources (ci/format.sh), builds, runs the whole test suite
+# (ctest; MPI tests on 1, 2 and 3 ranks; the docs' option tables and examples), then the checks beyond it
+# (ci/checks.sh: fuzzing, ASan+UBSan, PETSc's -malloc_dump, the 64-bit-index build).
 # The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
 # the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
 # (also the 64-bit-index one) first; after ctest two streams run side by side, each starting on the main build while
@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 stamp() { echo "ci/test.sh: $* ($(($(date +%s) - start)) s)"; }
 bash ci/install-deps.sh
+bash ci/checks.sh format
 bash ci/build.sh
 stamp "built"
 source ci/env.sh

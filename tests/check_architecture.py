@@ -22,8 +22,10 @@ import sys
 LAYERS = ["support", "geometry", "model", "strain", "operator", "bulk", "solvers", "io", "study", "application"]
 MAX_LINES = 80
 MAX_FILE_LINES = 500
-TYPE_NAMES = re.compile(r'#\s*include\s*"solvers/(lanczos|folded)/|\bEPSNEMO\b|\bEPSFOLDED\b|\bEPSNemo\w*|\bEPSFolded\w*|\blanczos::|==\s*"(lanczos|nemo|folded)\w*"|'
-                        r'"(lanczos|nemo|folded)\w*"\s*==|TypeCompare\w*\([^;]*(EPSNEMO|EPSFOLDED|"nemo"|"folded")')
+TYPE_NAMES = re.compile(
+    r'#\s*include\s*"solvers/(lanczos|folded)/|\bEPSNEMO\b|\bEPSFOLDED\b|\bEPSNemo\w*|\bEPSFolded\w*|\blanczos::|==\s*"(lanczos|nemo|folded)\w*"|'
+    r'"(lanczos|nemo|folded)\w*"\s*==|TypeCompare\w*\([^;]*(EPSNEMO|EPSFOLDED|"nemo"|"folded")'
+)
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
@@ -59,7 +61,9 @@ def check_layers(root, problems):
                     continue  # a header of the same folder by a relative name would be caught by the build
                 graph[rel].append(target)
                 if other > own:
-                    problems.append(f"lib/{rel}:{number}: includes {target}: layer {LAYERS[other]} is above {LAYERS[own]}")
+                    problems.append(
+                        f"lib/{rel}:{number}: includes {target}: layer {LAYERS[other]} is above {LAYERS[own]}"
+                    )
     # Cycles: depth-first search with colours.
     colour, stack = {}, []
 
@@ -68,7 +72,7 @@ def check_layers(root, problems):
         stack.append(node)
         for nxt in graph.get(node, []):
             if colour.get(nxt) == 1:
-                problems.append("include cycle: " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
+                problems.append("include cycle: " + " -> ".join(stack[stack.index(nxt) :] + [nxt]))
             elif colour.get(nxt) is None and nxt in graph:
                 visit(nxt)
         stack.pop()
@@ -93,7 +97,9 @@ def check_module_cycles(graph, problems):
         stack.append(node)
         for nxt in sorted(modules.get(node, ())):
             if colour.get(nxt) == 1:
-                problems.append("module cycle (header and source together): " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
+                problems.append(
+                    "module cycle (header and source together): " + " -> ".join(stack[stack.index(nxt) :] + [nxt])
+                )
             elif colour.get(nxt) is None and nxt in modules:
                 visit(nxt)
         stack.pop()
@@ -161,7 +167,9 @@ def functions(text):
         if c == "{":
             h = "".join(head)
             words = h.split()
-            if re.search(r"\b(namespace|extern)\b", h) or re.match(r"^(template\s*<.*>\s*)?(class|struct|union)\b", h.strip()):
+            if re.search(r"\b(namespace|extern)\b", h) or re.match(
+                r"^(template\s*<.*>\s*)?(class|struct|union)\b", h.strip()
+            ):
                 scopes.append("ns")
             elif re.search(r"\benum\b", h) or "=" in re.sub(r"(operator\s*\S+|\[[^\]]*\])", "", h) or "(" not in h:
                 scopes.append("other")
@@ -177,7 +185,11 @@ def functions(text):
 
 def check_generic_layers(root, problems):
     lib = os.path.join(root, "lib")
-    files = [os.path.join(lib, "solvers", f) for f in sorted(os.listdir(os.path.join(lib, "solvers"))) if f.endswith((".cpp", ".hpp"))]
+    files = [
+        os.path.join(lib, "solvers", f)
+        for f in sorted(os.listdir(os.path.join(lib, "solvers")))
+        if f.endswith((".cpp", ".hpp"))
+    ]
     files = [f for f in files if not os.path.basename(f).startswith("RegisterSolvers")]
     files += list(sources(root, "lib/study"))
     for path in files:
@@ -185,7 +197,9 @@ def check_generic_layers(root, problems):
             for number, line in enumerate(f, 1):
                 code = line.split("//")[0] if not line.lstrip().startswith("#") else line
                 if TYPE_NAMES.search(code):
-                    problems.append(f"{os.path.relpath(path, root)}:{number}: names one of tbpeta's solver types (ask through solvers/SolverTraits.hpp): {line.strip()}")
+                    problems.append(
+                        f"{os.path.relpath(path, root)}:{number}: names one of tbpeta's solver types (ask through solvers/SolverTraits.hpp): {line.strip()}"
+                    )
 
 
 def check_file_length(root, problems):
@@ -211,7 +225,9 @@ def check_function_length(root, problems):
                     k -= 1
                 if not justified:
                     rel = os.path.relpath(path, root)
-                    problems.append(f"{rel}:{first}: function of {last - first + 1} lines (> {MAX_LINES}) without a 'Long:' comment saying why")
+                    problems.append(
+                        f"{rel}:{first}: function of {last - first + 1} lines (> {MAX_LINES}) without a 'Long:' comment saying why"
+                    )
 
 
 def main():

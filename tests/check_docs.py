@@ -119,14 +119,18 @@ def main():
                     if name not in options:
                         problems.append(f"{rel}:{line}: {name} is not an option of {program} (not in its -help)")
                     elif default is not None and not same_default(default, options[name]):
-                        problems.append(f"{rel}:{line}: {name}: the default is `{default}` here, {options[name]} in {program} -help")
+                        problems.append(
+                            f"{rel}:{line}: {name}: the default is `{default}` here, {options[name]} in {program} -help"
+                        )
     for program, (options, own) in sorted(helps.items()):
         for name in sorted(own - documented.get(program, set())):
             problems.append(f"{program}: {name} (in -help) is in no option table of the docs")
     for p in problems:
         print(p)
     checked = sum(len(v) for v in documented.values())
-    print(f"check_docs: {checked} documented options of {len(helps)} programs checked against -help; {len(problems)} problem(s)")
+    print(
+        f"check_docs: {checked} documented options of {len(helps)} programs checked against -help; {len(problems)} problem(s)"
+    )
     return 1 if problems else 0
 
 

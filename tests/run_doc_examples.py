@@ -103,7 +103,7 @@ def expected_pattern(line):
             continue
         piece, pos = "", 0
         for m in re.finditer(r"\*|" + NUMBER.pattern, word):
-            piece += re.escape(word[pos:m.start()])
+            piece += re.escape(word[pos : m.start()])
             if m.group(0) == "*":
                 piece += r".*?"
             else:
@@ -157,8 +157,15 @@ def main():
     root, bin_dir, page = sys.argv[1], sys.argv[2], sys.argv[3]
     listing = "--list" in sys.argv
     text = open(os.path.join(root, page), encoding="utf-8").read()
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_odls_base_sigkill_timeout="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env = dict(
+        os.environ,
+        OMPI_ALLOW_RUN_AS_ROOT="1",
+        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+        OMPI_MCA_rmaps_base_oversubscribe="1",
+        OMPI_MCA_odls_base_sigkill_timeout="0",
+        OPENBLAS_NUM_THREADS="1",
+        OMP_NUM_THREADS="1",
+    )
     work = None if listing else scratch(root, bin_dir)
     failures, ran, skipped, seen, checked = [], 0, 0, set(), 0
     last_output, last_skipped = None, False
@@ -175,7 +182,9 @@ def main():
                     print(f"{page}:{line}: FAILED (an expected-output block after no command that ran)")
                     continue
                 missing = [e for e in expected if not matches(e, last_output, tol)]
-                print(f"{page}:{line}: {'ok' if not missing else 'FAILED'}: {len(expected) - len(missing)} of {len(expected)} expected line(s) found within {tol}")
+                print(
+                    f"{page}:{line}: {'ok' if not missing else 'FAILED'}: {len(expected) - len(missing)} of {len(expected)} expected line(s) found within {tol}"
+                )
                 if missing:
                     failures.append(f"expected output at line {line}")
                     print("\n".join("    missing: " + m for m in missing))
@@ -198,7 +207,9 @@ def main():
                     continue
                 t0 = time.time()
                 try:
-                    p = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+                    p = subprocess.run(
+                        ["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT
+                    )
                     out, code = p.stdout + p.stderr, p.returncode
                 except subprocess.TimeoutExpired:
                     out, code = f"timed out after {TIMEOUT} s", -1

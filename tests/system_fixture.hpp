@@ -18,7 +18,8 @@ namespace tbpeta::test {
 inline PetscErrorCode DiagonalMatrix(MPI_Comm comm, const std::vector<double> &e, Mat *A) {
   PetscInt rstart, rend;
   PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)e.size(), (PetscInt)e.size(), 1, nullptr, 0, nullptr, A));
+  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)e.size(), (PetscInt)e.size(), 1, nullptr, 0,
+                         nullptr, A));
   PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
   for (PetscInt i = rstart; i < rend; ++i) PetscCall(MatSetValue(*A, i, i, e[i], INSERT_VALUES));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
@@ -36,7 +37,8 @@ inline PetscErrorCode BuildFromOptions(MPI_Comm comm, const std::string &options
 }
 
 // Every eigenvalue of the system's H (small systems only).
-inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values, const std::string &kind = "aij") {
+inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values,
+                                          const std::string &kind = "aij") {
   TightBindingSystem sys;
   Mat H;
   HamiltonianOptions opts;
@@ -50,7 +52,8 @@ inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &opti
 }
 
 // H of `kind` (with its properties, products counted; check_finite as CreateHamiltonian).
-inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, const std::string &kind, Mat *H, bool block_cache = true, bool check_finite = true) {
+inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, const std::string &kind, Mat *H,
+                                   bool block_cache = true, bool check_finite = true) {
   HamiltonianOptions opts;
   PetscFunctionBeginUser;
   opts.kind = kind, opts.block_cache = block_cache;
@@ -61,7 +64,8 @@ inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, const std::str
 // An eigen-solve as the application makes it: the options of `options` (replacing the database), tbpeta's defaults
 // with `target`, the states read back. The EPS is given to `keep` (for its vectors; the caller destroys it), or
 // destroyed.
-inline PetscErrorCode SolveWith(Mat H, double target, const std::string &options, EigenStates *states, SolveMeter *meter = nullptr, EPS *keep = nullptr) {
+inline PetscErrorCode SolveWith(Mat H, double target, const std::string &options, EigenStates *states,
+                                SolveMeter *meter = nullptr, EPS *keep = nullptr) {
   EPS eps;
   MPI_Comm comm;
   PetscFunctionBeginUser;
@@ -101,11 +105,12 @@ inline PetscErrorCode CheckVectors(Mat H, EPS eps, const EigenStates &states, do
 template <class F>
 PetscErrorCode FirstMessage(F &&f, std::string *message) {
   PetscPushErrorHandler(
-    [](MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) -> PetscErrorCode {
-      if (p == PETSC_ERROR_INITIAL) *(std::string *)ctx = mess ? mess : "";
-      return n;
-    },
-    message);
+      [](MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess,
+         void *ctx) -> PetscErrorCode {
+        if (p == PETSC_ERROR_INITIAL) *(std::string *)ctx = mess ? mess : "";
+        return n;
+      },
+      message);
   PetscErrorCode ierr = f();
   PetscPopErrorHandler();
   return ierr;

@@ -84,7 +84,8 @@ TEST(Allocation, KVectorsOfTheMatrixSizeCountAsK) {
     ASSERT_EQ(VectorsHeld(A, baseline, &held, &fraction), 0);
     EXPECT_EQ(held, k) << fraction;
     EXPECT_GE(fraction, (double)k);
-    if (tbpeta::test::commRank() == 0) std::printf("  %d Vecs of %d local rows: %.4f vectors held\n", (int)k, (int)rows, fraction);
+    if (tbpeta::test::commRank() == 0)
+      std::printf("  %d Vecs of %d local rows: %.4f vectors held\n", (int)k, (int)rows, fraction);
   }
   // The peak, not what is left: the vectors above were all freed.
   PetscInt held = -1;
@@ -100,17 +101,22 @@ TEST(Allocation, KrylovSchurWithNcv20HoldsAboutItsBasis) {
   Tracking on;
   TightBindingSystem sys;
   Mat H;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0", &sys), 0);
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD,
+                                           "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0", &sys),
+            0);
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   // Extremal states converge in a few restarts; the basis is what is measured.
   EigenStates st;
   MemoryMeter meter;
-  ASSERT_EQ(tbpeta::test::SolveWith(H, 0.0, "-eps_type krylovschur -eps_ncv 20 -eps_nev 4 -eps_smallest_real", &st, &meter), 0);
+  ASSERT_EQ(
+      tbpeta::test::SolveWith(H, 0.0, "-eps_type krylovschur -eps_ncv 20 -eps_nev 4 -eps_smallest_real", &st, &meter),
+      0);
   EXPECT_GE(st.values.size(), 4u) << st.solver;
   EXPECT_GE(st.vectors_held, 20);
   EXPECT_LE(st.vectors_held, 30);
   if (tbpeta::test::commRank() == 0)
-    std::printf("  %s, ncv 20: %d vectors held, %d iterations, %d products\n", st.solver.c_str(), (int)st.vectors_held, (int)st.iterations, (int)st.products);
+    std::printf("  %s, ncv 20: %d vectors held, %d iterations, %d products\n", st.solver.c_str(), (int)st.vectors_held,
+                (int)st.iterations, (int)st.products);
   PetscOptionsClear(nullptr);
   MatDestroy(&H);
 }

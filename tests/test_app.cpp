@@ -55,7 +55,6 @@ fs::path Scratch() {
   return scratch.dir;
 }
 
-
 // A run in the background, for the tests that signal it: its stdout and stderr in files, no core dump. The tests wait
 // for a line of its output before they act, never for a fixed time: a loaded machine may take minutes to start MPI.
 class BackgroundRun {
@@ -67,7 +66,8 @@ public:
     if (pid_ == 0) {
       const struct rlimit none = {0, 0};
       setrlimit(RLIMIT_CORE, &none);
-      const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(o, 1), dup2(e, 2);
       execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), (char *)nullptr);
       _exit(127);
@@ -119,7 +119,9 @@ RunResult RunExecutable(const std::string &name, int ranks, const std::string &a
   const char *mpiexec = std::getenv("TBPETA_MPIEXEC");
   const std::string exe = std::string(bin ? bin : "bin") + "/" + name;
   const fs::path out = Scratch() / "stdout.txt", err = Scratch() / "stderr.txt";
-  std::string cmd = tbpeta::test::CleanMpiEnvironment() + " " + std::string(mpiexec ? mpiexec : "mpiexec") + " --oversubscribe -q -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() + " 2>" + err.string();
+  std::string cmd = tbpeta::test::CleanMpiEnvironment() + " " + std::string(mpiexec ? mpiexec : "mpiexec") +
+                    " --oversubscribe -q -n " + std::to_string(ranks) + " " + exe + " " + args + " >" + out.string() +
+                    " 2>" + err.string();
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.signalled = WIFSIGNALED(status);
@@ -158,8 +160,10 @@ void ExpectToolError(const std::string &exe, int ranks, const std::string &args,
 }
 
 // A shipped parameter file with the line of `key` replaced by `line`, written to the scratch directory as `name`.
-fs::path ShippedWithLine(const std::string &file, const std::string &key, const std::string &line, const std::string &name) {
-  std::ofstream(Scratch() / name) << tbpeta::test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/" + file, key, line);
+fs::path ShippedWithLine(const std::string &file, const std::string &key, const std::string &line,
+                         const std::string &name) {
+  std::ofstream(Scratch() / name) << tbpeta::test::EditedParameterText(
+      std::string(TBPETA_TEST_DATA_DIR) + "/params/" + file, key, line);
   return Scratch() / name;
 }
 
@@ -177,7 +181,8 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
   EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(h5));
   EXPECT_FALSE(fs::exists(Scratch() / "bad.xmf"));
-  for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  for (const auto &e : fs::directory_iterator(Scratch()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
 }
 
 } // namespace
@@ -186,12 +191,15 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
 // unknown on-site correction, a negative alpha, padding on a periodic axis or
 // negative, an unknown model, a held bottom plane on a periodic z, a relaxation stopped before its tolerance.
 TEST(App, BadInputStrain) {
-  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 ";
+  const std::string dot =
+      "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 ";
   ExpectOneLineError(1, dot + "-strain keating -host_alloy AlAs,0.5", "material AlAs");
   ExpectOneLineError(2, dot + "-strain keating -strain_tb_scaling harrison -host_alloy AlAs,0.5", "keating_alpha");
-  ExpectOneLineError(1, dot + "-params jancu1998 -strain keating", "parameter set 'jancu1998', material GaAs has no strained tight-binding data");
+  ExpectOneLineError(1, dot + "-params jancu1998 -strain keating",
+                     "parameter set 'jancu1998', material GaAs has no strained tight-binding data");
   ExpectOneLineError(1, dot + "-strain keating -strain_onsite full", "-strain_onsite: 'full' is not allowed");
-  const fs::path negative = ShippedWithLine("nemo3d/GaAs.tbp", "keating_alpha", "keating_alpha = -41.49", "negative-alpha.tbp");
+  const fs::path negative =
+      ShippedWithLine("nemo3d/GaAs.tbp", "keating_alpha", "keating_alpha = -41.49", "negative-alpha.tbp");
   ExpectOneLineError(1, dot + "-strain keating -params_file " + negative.string(), "keating_alpha must be positive");
   ExpectOneLineError(1, "-cells 2,2,2 -periodic 1,1,0 -strain keating -strain_pad_cells 1,0,0", "-strain_pad_cells");
   ExpectOneLineError(1, dot + "-strain keating -strain_pad_cells 0,-1,0", "-strain_pad_cells");
@@ -204,8 +212,12 @@ TEST(App, BadInputStrain) {
 TEST(App, StrainAllowUnconverged) {
   const fs::path h5 = Scratch() / "unconverged.h5";
   // Shift-and-invert: the H of a barely relaxed dot is far from the unstrained one the default target is made for.
-  const RunResult r = RunTbpeta(2, "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 -st_type sinvert -st_pc_type lu "
-                                   "-st_pc_factor_mat_solver_type mumps -strain keating -strain_snes_max_it 3 -strain_allow_unconverged -output " + h5.string());
+  const RunResult r = RunTbpeta(
+      2,
+      "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 -st_type "
+      "sinvert -st_pc_type lu "
+      "-st_pc_factor_mat_solver_type mumps -strain keating -strain_snes_max_it 3 -strain_allow_unconverged -output " +
+          h5.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("NOT converged"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("tbpeta: warning: the relaxation stopped before its tolerance"), std::string::npos) << r.out;
@@ -233,7 +245,10 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, small + "-tb_spin_orbit 1 -params vogl1983", "-tb_spin_orbit");
   ExpectOneLineError(2, small + "-da_processors_x 3", "-da_processors");
   ExpectOneLineError(3, small + "-da_processors_x 2 -da_processors_z 3", "-da_processors");
-  ExpectOneLineError(3, "-cells 1,2,2 -eps_type lapack -partition slab -da_processors_x 3 -da_processors_y 1 -da_processors_z 1 -cells 1,1,1 -k 0,0,0 -periodic 1,1,1 -cells 0,1,1", "-cells");
+  ExpectOneLineError(3,
+                     "-cells 1,2,2 -eps_type lapack -partition slab -da_processors_x 3 -da_processors_y 1 "
+                     "-da_processors_z 1 -cells 1,1,1 -k 0,0,0 -periodic 1,1,1 -cells 0,1,1",
+                     "-cells");
   ExpectOneLineError(2, small + "-material GaN", "-material");
   ExpectOneLineError(1, small + "-eps_type nosuchsolver", "nosuchsolver");
   ExpectOneLineError(1, small + "-folded_eps_type nosuchsolver -eps_type folded", "nosuchsolver");
@@ -247,8 +262,10 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(2, small + "-params_file " + (Scratch() / "foo.tbp").string(), "does not use");
   // Finite but absurd: four bonds of 1e308 overflow every s row of H; found by the build's check, named by atom.
   ShippedWithLine("jancu1998/GaAs.tbp", "ss_sigma", "ss_sigma = 1e308", "huge.tbp");
-  ExpectOneLineError(1, "-cells 2,2,2 -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom 0 (As of GaAs), orbital 0");
-  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian shell -params_file " + (Scratch() / "huge.tbp").string(), "H is not finite at canonical atom");
+  ExpectOneLineError(1, "-cells 2,2,2 -params_file " + (Scratch() / "huge.tbp").string(),
+                     "H is not finite at canonical atom 0 (As of GaAs), orbital 0");
+  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian shell -params_file " + (Scratch() / "huge.tbp").string(),
+                     "H is not finite at canonical atom");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_type arpack", "-eps_type arpack");
   // The solvers' own refusals: more states than H has, a window outside the spectrum, a shift outside it, dense
   // LAPACK on a matrix too large to densify (10,240 rows), a foreign checkpoint, a folded spectrum with its own ST.
@@ -257,13 +274,16 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, "-cells 1,1,1 -eps_type folded -eps_target 1000", "-eps_target");
   ExpectOneLineError(1, "-cells 4,4,4 -periodic 0,0,0 -params nemo3d -eps_type lapack", "-dense_max_rows");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_type folded -st_type sinvert", "-folded_eps_type");
-  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian matfree", "Available options: aij baij stored_blocks shell"); // once, not once per rank
+  ExpectOneLineError(2, "-cells 2,2,2 -hamiltonian matfree",
+                     "Available options: aij baij stored_blocks shell"); // once, not once per rank
   ExpectOneLineError(1, "-cells 1,1,1 -shell_block_cache 0", "-shell_block_cache");
-  ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian shell -eps_type krylovschur -st_type sinvert", "-hamiltonian aij or baij");
+  ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian shell -eps_type krylovschur -st_type sinvert",
+                     "-hamiltonian aij or baij");
   ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian stored_blocks -eps_type lapack", "-hamiltonian aij or baij");
   {
     std::ofstream(Scratch() / "junk.ck") << "this is not a checkpoint, it is just some text";
-    ExpectOneLineError(1, "-cells 1,1,1 -eps_nemo_checkpoint " + (Scratch() / "junk.ck").string(), "-eps_nemo_checkpoint");
+    ExpectOneLineError(1, "-cells 1,1,1 -eps_nemo_checkpoint " + (Scratch() / "junk.ck").string(),
+                       "-eps_nemo_checkpoint");
   }
 }
 
@@ -290,7 +310,8 @@ TEST(App, RenamedOptionsNameTheirSuccessor) {
 // non-zero exit, no output, from every executable and on any number of ranks; PETSc's own traceback never shows.
 TEST(App, UnreadableOptionsFileGetsOneLine) {
   TBPETA_ASSERT_RANKS();
-  const fs::path missing = Scratch() / "missing.opts", dir = Scratch() / "adir.opts", locked = Scratch() / "locked.opts", plain = Scratch() / "plain.txt";
+  const fs::path missing = Scratch() / "missing.opts", dir = Scratch() / "adir.opts",
+                 locked = Scratch() / "locked.opts", plain = Scratch() / "plain.txt";
   fs::remove(missing);
   fs::create_directories(dir);
   std::ofstream(locked) << "-cells 1,1,1\n";
@@ -303,18 +324,22 @@ TEST(App, UnreadableOptionsFileGetsOneLine) {
   };
   // A file that cannot be opened even by root (CI runs as root): a path through a regular file. The permission case
   // itself is run where permissions apply.
-  std::vector<Case> cases = {{missing, "No such file or directory"}, {dir, "it is a directory"}, {plain / "under.opts", "Not a directory"}};
+  std::vector<Case> cases = {
+      {missing, "No such file or directory"}, {dir, "it is a directory"}, {plain / "under.opts", "Not a directory"}};
   if (!root_reads_anything) cases.push_back({locked, "Permission denied"});
   // Every program on one rank; tbpeta on two as well (they share ApplicationMain, which reads the file on rank 0).
-  for (const char *exe : {"tbpeta", "tbpeta-bands", "tbpeta-halo", "tbpeta-model", "bench_operators", "bench_build", "bench_solvers", "bench_strain"})
+  for (const char *exe : {"tbpeta", "tbpeta-bands", "tbpeta-halo", "tbpeta-model", "bench_operators", "bench_build",
+                          "bench_solvers", "bench_strain"})
     for (const Case &c : cases)
       for (int ranks : {1, 2}) {
         if (ranks == 2 && std::string(exe) != "tbpeta") continue;
         SCOPED_TRACE(std::string(exe) + " on " + std::to_string(ranks) + " ranks");
-        const RunResult r = RunExecutable(exe, ranks, "-options_file " + c.file.string() + " -output " + (Scratch() / "never.h5").string());
+        const RunResult r = RunExecutable(
+            exe, ranks, "-options_file " + c.file.string() + " -output " + (Scratch() / "never.h5").string());
         EXPECT_FALSE(r.signalled);
         EXPECT_NE(r.exit_code, 0);
-        EXPECT_EQ(r.err, std::string(exe) + ": error: -options_file: cannot read '" + c.file.string() + "' (" + c.reason + ")\n");
+        EXPECT_EQ(r.err, std::string(exe) + ": error: -options_file: cannot read '" + c.file.string() + "' (" +
+                             c.reason + ")\n");
         EXPECT_FALSE(fs::exists(Scratch() / "never.h5"));
       }
   fs::permissions(locked, fs::perms::owner_all);
@@ -322,7 +347,8 @@ TEST(App, UnreadableOptionsFileGetsOneLine) {
 
 TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
   TBPETA_ASSERT_RANKS();
-  const std::string args = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_type lapack ";
+  const std::string args =
+      "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_type lapack ";
   const fs::path a = Scratch() / "one.h5", b = Scratch() / "two.h5";
   const RunResult r1 = RunTbpeta(1, args + "-output " + a.string());
   const RunResult r2 = RunTbpeta(2, args + "-output " + b.string() + " -partition slab");
@@ -332,10 +358,14 @@ TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
   EXPECT_NE(r2.out.find("process grid   2 x 1 x 1"), std::string::npos) << r2.out;
   ASSERT_TRUE(fs::exists(a) && fs::exists(b));
   // Same eigenvalues and the same canonical-order structure from both runs (h5py, as a user would read them).
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + a.string() + "'); b=h5py.File('" + b.string() +
-                         "'); assert a['eigenvalues'].shape == (640,); assert np.abs(a['eigenvalues'][:]-b['eigenvalues'][:]).max() < 1e-10; "
-                         "assert (a['structure/species'][:] == b['structure/species'][:]).all(); assert (a['structure/material'][:] == b['structure/material'][:]).all(); "
-                         "assert np.abs(a['structure/positions'][:]-b['structure/positions'][:]).max() == 0; assert a['structure/positions'].shape == (64, 3); "
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + a.string() +
+                         "'); b=h5py.File('" + b.string() +
+                         "'); assert a['eigenvalues'].shape == (640,); assert "
+                         "np.abs(a['eigenvalues'][:]-b['eigenvalues'][:]).max() < 1e-10; "
+                         "assert (a['structure/species'][:] == b['structure/species'][:]).all(); assert "
+                         "(a['structure/material'][:] == b['structure/material'][:]).all(); "
+                         "assert np.abs(a['structure/positions'][:]-b['structure/positions'][:]).max() == 0; assert "
+                         "a['structure/positions'].shape == (64, 3); "
                          "assert 'klimeck2000' in a.attrs['options']; assert a['states/density'].shape == (640, 64)\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
 }
@@ -343,10 +373,13 @@ TEST(App, SolvesAndWritesTheSameOnOneAndTwoRanks) {
 // Every solver that returns eigenvectors writes states/density (SLEPc's own as tbpeta's); eigenvalues only write none.
 TEST(App, EverySolverWithVectorsWritesTheDensity) {
   TBPETA_ASSERT_RANKS();
-  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_nev 4 ";
-  const std::pair<const char *, bool> runs[] = {
-      {"-eps_type krylovschur -st_type sinvert", true}, {"-eps_type arpack -st_type sinvert", true}, {"-eps_type folded", true},
-      {"-eps_type nemo", true}, {"-eps_type nemo -eps_nemo_vectors false", false}};
+  const std::string dot =
+      "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -eps_nev 4 ";
+  const std::pair<const char *, bool> runs[] = {{"-eps_type krylovschur -st_type sinvert", true},
+                                                {"-eps_type arpack -st_type sinvert", true},
+                                                {"-eps_type folded", true},
+                                                {"-eps_type nemo", true},
+                                                {"-eps_type nemo -eps_nemo_vectors false", false}};
   for (const auto &[solver, density] : runs) {
     SCOPED_TRACE(solver);
     const fs::path h5 = Scratch() / "density.h5";
@@ -355,8 +388,10 @@ TEST(App, EverySolverWithVectorsWritesTheDensity) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() + "'); s=f['states']; " +
-                           (density ? "assert s['density'].shape[0] >= 4 and s['density'].shape[1] == 64, s['density'].shape; assert abs(s['density'][()].sum(axis=1) - 1).max() < 1e-10"
-                                    : "assert 'density' not in s") + "\"";
+                           (density ? "assert s['density'].shape[0] >= 4 and s['density'].shape[1] == 64, "
+                                      "s['density'].shape; assert abs(s['density'][()].sum(axis=1) - 1).max() < 1e-10"
+                                    : "assert 'density' not in s") +
+                           "\"";
     EXPECT_EQ(std::system(py.c_str()), 0);
   }
 }
@@ -370,7 +405,8 @@ TEST(App, BenchSolversSplitsTheRunsOverJobs) {
   fs::remove(a), fs::remove(b);
   const RunResult r1 = RunExecutable("bench_solvers", 2, sys + "-compare_runs lanczos -bench_csv " + a.string());
   ASSERT_EQ(r1.exit_code, 0) << r1.err;
-  const RunResult r2 = RunExecutable("bench_solvers", 2, sys + "-compare_runs folded_lanczos -bench_rows " + a.string() + " -bench_csv " + b.string());
+  const RunResult r2 = RunExecutable(
+      "bench_solvers", 2, sys + "-compare_runs folded_lanczos -bench_rows " + a.string() + " -bench_csv " + b.string());
   ASSERT_EQ(r2.exit_code, 0) << r2.err;
   EXPECT_NE(r2.out.find("1 rows from"), std::string::npos) << r2.out;
   EXPECT_NE(r2.out.find("the new runs look around"), std::string::npos) << r2.out; // recentred on the earlier Lanczos
@@ -378,15 +414,21 @@ TEST(App, BenchSolversSplitsTheRunsOverJobs) {
   EXPECT_NE(r2.out.find("the Lanczos needs the least memory"), std::string::npos) << r2.out;
   // The Lanczos row is carried over as measured: same products and states in both files.
   const std::string csv_a = Slurp(a), csv_b = Slurp(b);
-  const std::string row_a = csv_a.substr(csv_a.find("\nlanczos,") + 1), row_b = csv_b.substr(csv_b.find("\nlanczos,") + 1);
+  const std::string row_a = csv_a.substr(csv_a.find("\nlanczos,") + 1),
+                    row_b = csv_b.substr(csv_b.find("\nlanczos,") + 1);
   const auto head = [](const std::string &row) { return row.substr(0, row.find(",1,1,")); }; // run .. requested
   EXPECT_EQ(head(row_a), head(row_b));
-  const auto states = [](const std::string &row) { const std::string line = row.substr(0, row.find('\n')); return line.substr(line.rfind(",\"") ); };
+  const auto states = [](const std::string &row) {
+    const std::string line = row.substr(0, row.find('\n'));
+    return line.substr(line.rfind(",\""));
+  };
   EXPECT_EQ(states(row_a), states(row_b));
   EXPECT_NE(csv_b.find("\nfolded_lanczos,"), std::string::npos) << csv_b;
   EXPECT_EQ(Lines(csv_b), 4) << csv_b; // signature, header, two rows
 
-  const auto refused = [&](const std::string &args, const std::string &mentions) { ExpectToolError("bench_solvers", 2, args, mentions); };
+  const auto refused = [&](const std::string &args, const std::string &mentions) {
+    ExpectToolError("bench_solvers", 2, args, mentions);
+  };
   refused("-cells 3,3,3 -dot_radius 0.6 -compare_runs folded_lanczos -bench_rows " + a.string(), "was measured on");
   refused(sys + "-compare_runs lanczos -bench_rows " + a.string(), "-compare_runs: lanczos was measured already");
   refused(sys + "-bench_rows " + a.string() + "," + a.string(), "in the files twice");
@@ -398,12 +440,15 @@ TEST(App, HaloToolCountsAndRefusesImpossibleDecompositions) {
   TBPETA_ASSERT_RANKS();
   const RunResult ok = RunExecutable("tbpeta-halo", 1, "-cells 4,4,4 -periodic 0,0,0 -partition slab -domains 2,16,32");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_NE(ok.out.find("      32  32 x 1 x 1"), std::string::npos) << ok.out; // 16 planes, 32 slabs: half of them empty
+  EXPECT_NE(ok.out.find("      32  32 x 1 x 1"), std::string::npos)
+      << ok.out; // 16 planes, 32 slabs: half of them empty
   EXPECT_NE(ok.out.find("16"), std::string::npos);
   ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 0", "-domains");
-  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 8 -da_processors_x 2 -da_processors_y 3", "-da_processors_x/y/z");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -domains 8 -da_processors_x 2 -da_processors_y 3",
+                  "-da_processors_x/y/z");
   ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -partition ring", "-partition");
-  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -csv /nonexistent/halo.csv", "-csv /nonexistent/halo.csv: directory /nonexistent does not exist");
+  ExpectToolError("tbpeta-halo", 1, "-cells 2,2,2 -csv /nonexistent/halo.csv",
+                  "-csv /nonexistent/halo.csv: directory /nonexistent does not exist");
 }
 
 // tbpeta-model: the three decompositions for a small structure; one line for a bad setting.
@@ -411,13 +456,16 @@ TEST(App, ModelToolRunsAndRefusesBadSettings) {
   TBPETA_ASSERT_RANKS();
   const RunResult ok = RunExecutable("tbpeta-model", 1, "-cells 6,6,6 -domains 1,8,64");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
-  for (const char *section : {"strong scaling, slab", "strong scaling, column", "strong scaling, cube", "weak scaling", "network bandwidth needed"})
+  for (const char *section : {"strong scaling, slab", "strong scaling, column", "strong scaling, cube", "weak scaling",
+                              "network bandwidth needed"})
     EXPECT_NE(ok.out.find(section), std::string::npos) << section;
   ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_settings 1990", "-model_settings");
-  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0", "-model_bandwidth");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_t_atom 1e-6 -model_latency 1e-6 -model_bandwidth 0",
+                  "-model_bandwidth");
   ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_t_atom 1e-6", "go together");
   ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -domains 0", "-domains");
-  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_settings measured -model_measured_dir /nonexistent", "run benchmarks/run-study");
+  ExpectToolError("tbpeta-model", 1, "-cells 2,2,2 -model_settings measured -model_measured_dir /nonexistent",
+                  "run benchmarks/run-study");
 }
 
 // -help lists every option of the application with its default, and runs nothing.
@@ -425,12 +473,32 @@ TEST(App, HelpListsTheOptions) {
   TBPETA_ASSERT_RANKS();
   const RunResult r = RunTbpeta(1, "-help");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char *option : {"-cells", "-periodic", "-k <", "-params", "-material", "-dot_material", "-host_alloy", "-partition", "-hamiltonian", "-shell_block_cache", "-eps_type",
-                             "-eps_nemo_valence", "-eps_nemo_checkpoint", "-eps_nemo_multiplicity_passes", "-compare", "-compare_max_products", "-compare_runs", "-dense_max_rows",
-                             "-output", "-output_vectors", "-eps_nev", "-progress", "-memory_limit"})
+  for (const char *option : {"-cells",
+                             "-periodic",
+                             "-k <",
+                             "-params",
+                             "-material",
+                             "-dot_material",
+                             "-host_alloy",
+                             "-partition",
+                             "-hamiltonian",
+                             "-shell_block_cache",
+                             "-eps_type",
+                             "-eps_nemo_valence",
+                             "-eps_nemo_checkpoint",
+                             "-eps_nemo_multiplicity_passes",
+                             "-compare",
+                             "-compare_max_products",
+                             "-compare_runs",
+                             "-dense_max_rows",
+                             "-output",
+                             "-output_vectors",
+                             "-eps_nev",
+                             "-progress",
+                             "-memory_limit"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_NE(r.out.find("-hamiltonian <now aij"), std::string::npos); // with its default
-  EXPECT_EQ(r.out.find("converged of"), std::string::npos);              // nothing solved
+  EXPECT_EQ(r.out.find("converged of"), std::string::npos);          // nothing solved
 }
 
 // The memory preflight: the estimate printed before building is close to the measured peak, and a run that cannot
@@ -452,7 +520,9 @@ TEST(App, MemoryPreflightEstimatesAndRefuses) {
   EXPECT_LT(estimate, 1.6 * peak) << ok.out;
   // About 65 MB on one rank, 37 of them the runtime: 50 MB fits with more ranks or the shell operator.
   ExpectOneLineError(1, dot + "-memory_limit 50", "-memory_limit: this run needs about");
-  ExpectOneLineError(1, dot + "-memory_limit 50", "but -memory_limit is 50 MB per rank; to fit, use about 3 ranks (mpiexec -n), -hamiltonian shell (then");
+  ExpectOneLineError(
+      1, dot + "-memory_limit 50",
+      "but -memory_limit is 50 MB per rank; to fit, use about 3 ranks (mpiexec -n), -hamiltonian shell (then");
   ExpectOneLineError(2, dot + "-memory_limit 20", "-memory_limit: this run needs about");
   ExpectOneLineError(1, dot + "-memory_limit 0", "-memory_limit: must be a positive number of MB per rank");
   ExpectOneLineError(1, dot + "-memory_limit nan", "-memory_limit");
@@ -462,17 +532,22 @@ TEST(App, MemoryPreflightEstimatesAndRefuses) {
 // one that converged nothing is an error with no file.
 TEST(App, IncompleteRunKeepsWhatConverged) {
   TBPETA_ASSERT_RANKS();
-  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
+  const std::string dot = "-cells 2,2,2 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.4 "
+                          "-host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
   const fs::path h5 = Scratch() / "incomplete.h5";
   fs::remove(h5);
-  const RunResult r = RunTbpeta(1, dot + "-eps_nev 44 -eps_nemo_valence 4 -eps_max_it 600 -eps_nemo_check_every 50 -output " + h5.string());
+  const RunResult r = RunTbpeta(
+      1, dot + "-eps_nev 44 -eps_nemo_valence 4 -eps_max_it 600 -eps_nemo_check_every 50 -output " + h5.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("warning: incomplete:"), std::string::npos) << r.out;
   ASSERT_TRUE(fs::exists(h5));
-  const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() + "'); s=f['solver']; "
-                         "c = s['complete'][()] if 'complete' in s else s.attrs['complete']; assert c == 0, c; assert 0 < f['eigenvalues'].shape[0] < 44\"";
+  const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
+                         "'); s=f['solver']; "
+                         "c = s['complete'][()] if 'complete' in s else s.attrs['complete']; assert c == 0, c; assert "
+                         "0 < f['eigenvalues'].shape[0] < 44\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
-  ExpectOneLineError(1, dot + "-eps_max_it 100 -eps_nemo_check_every 50", "no state converged within the solver's limits");
+  ExpectOneLineError(1, dot + "-eps_max_it 100 -eps_nemo_check_every 50",
+                     "no state converged within the solver's limits");
 }
 
 // SIGTERM (a batch system's time limit, Ctrl-C through mpiexec) during a solve: one line naming what was interrupted,
@@ -484,12 +559,16 @@ TEST(App, InterruptedRunLeavesNoFile) {
   const fs::path h5 = Scratch() / "interrupted.h5", out = Scratch() / "int_out.txt", err = Scratch() / "int_err.txt";
   fs::remove(h5);
   // A Lanczos that runs for minutes (many states, far more steps than it gets), interrupted in its first pass.
-  const std::string args = " -cells 8,8,8 -periodic 0,0,0 -params nemo3d -hamiltonian shell -eps_nev 120 -eps_max_it 1000000 -progress 0.05 -output " + h5.string();
+  const std::string args = " -cells 8,8,8 -periodic 0,0,0 -params nemo3d -hamiltonian shell -eps_nev 120 -eps_max_it "
+                           "1000000 -progress 0.05 -output " +
+                           h5.string();
   const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
   for (const std::string launcher : {std::string(""), std::string("mpiexec --oversubscribe -q -n 2 ")}) {
     SCOPED_TRACE(launcher.empty() ? "1 rank, no mpiexec" : launcher);
     // (mpiexec forwards SIGTERM and gives the ranks a second to end cleanly before its SIGKILL)
-    BackgroundRun run(tbpeta::test::CleanMpiEnvironment() + " OMPI_MCA_odls_base_sigkill_timeout=1 " + launcher + exe + args, out, err);
+    BackgroundRun run(tbpeta::test::CleanMpiEnvironment() + " OMPI_MCA_odls_base_sigkill_timeout=1 " + launcher + exe +
+                          args,
+                      out, err);
     ASSERT_TRUE(run.WaitForOutput("Lanczos first pass: ")) << run.out() << run.err();
     run.Signal(SIGTERM);
     const int status = run.Wait();
@@ -497,16 +576,22 @@ TEST(App, InterruptedRunLeavesNoFile) {
     EXPECT_EQ(so.find("converged of"), std::string::npos) << so; // not finished
     // tbpeta exits 128 + 15; mpiexec, after forwarding the signal, may take it itself
     if (launcher.empty()) EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + 15) << status;
-    else EXPECT_TRUE((WIFEXITED(status) && WEXITSTATUS(status) != 0) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)) << status;
+    else
+      EXPECT_TRUE((WIFEXITED(status) && WEXITSTATUS(status) != 0) ||
+                  (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM))
+          << status;
     // Seen by the recurrence (at a step) or by the solver's monitor (at a convergence check), whichever comes first.
     EXPECT_EQ(se.rfind("tbpeta: error: interrupted by SIGTERM during the ", 0), 0u) << se << so;
-    EXPECT_TRUE(se.find("the Lanczos recurrence (product ") != std::string::npos || se.find("the eigen-solve (iteration ") != std::string::npos) << se;
+    EXPECT_TRUE(se.find("the Lanczos recurrence (product ") != std::string::npos ||
+                se.find("the eigen-solve (iteration ") != std::string::npos)
+        << se;
     EXPECT_NE(se.find("; no output written\n"), std::string::npos) << se;
     // ours is one line; mpiexec may add its own notice, and its event library a "[warn]" line while the ranks end
     EXPECT_EQ(Lines(Without(Without(se, "mpiexec"), "[warn] ")), 1) << se;
     EXPECT_EQ(se.find("tbpeta: error:", 1), std::string::npos) << se;
     EXPECT_FALSE(fs::exists(h5));
-    for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+    for (const auto &e : fs::directory_iterator(Scratch()))
+      EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
   }
 }
 
@@ -515,30 +600,37 @@ TEST(App, InterruptedRunLeavesNoFile) {
 // an error before anything is built.
 TEST(App, MisspeltOptionIsNamedBeforeTheWork) {
   TBPETA_ASSERT_RANKS();
-  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -params nemo3d -dot_material InAs -dot_radius 0.6 -eps_nev 2 -strain keating -strain_snes_max_it 100 ";
+  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -params nemo3d -dot_material InAs -dot_radius 0.6 -eps_nev 2 "
+                          "-strain keating -strain_snes_max_it 100 ";
   for (int ranks : {1, 2}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const RunResult r = RunTbpeta(ranks, dot + "-dot_radus 0.5 -eps_nemo_valance 1 -log_view -eps_view -malloc_dump");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const size_t warning = r.out.find("tbpeta: warning: option -dot_radus (did you mean -dot_radius?) is given but nothing reads it");
+    const size_t warning =
+        r.out.find("tbpeta: warning: option -dot_radus (did you mean -dot_radius?) is given but nothing reads it");
     ASSERT_NE(warning, std::string::npos) << r.out;
     EXPECT_LT(warning, r.out.find("memory estimate")); // before the work
     EXPECT_NE(r.out.find("option -eps_nemo_valance (did you mean -eps_nemo_valence?)"), std::string::npos) << r.out;
-    EXPECT_EQ(Lines(r.out) - Lines(Without(r.out, "nothing reads it")), 2) << r.out; // not -log_view, -eps_view, -malloc_dump, -strain_*
-    EXPECT_EQ(r.out.find("was given but not used"), std::string::npos) << r.out;    // and not again at exit
+    EXPECT_EQ(Lines(r.out) - Lines(Without(r.out, "nothing reads it")), 2)
+        << r.out; // not -log_view, -eps_view, -malloc_dump, -strain_*
+    EXPECT_EQ(r.out.find("was given but not used"), std::string::npos) << r.out; // and not again at exit
   }
-  ExpectOneLineError(2, dot + "-dot_radus 0.5 -frobnicate -options_strict", "-options_strict: -dot_radus (did you mean -dot_radius?), -frobnicate are given but nothing reads them");
+  ExpectOneLineError(
+      2, dot + "-dot_radus 0.5 -frobnicate -options_strict",
+      "-options_strict: -dot_radus (did you mean -dot_radius?), -frobnicate are given but nothing reads them");
 }
 
 // SLEPc's solvers with more rows per rank than OpenBLAS's Prescott kernels can take in a zgemv (2^23, the kernels
 // forced here as this machine's CPU gets them) are refused before the solve, in one line saying what to do; the
-// nemo Lanczos does its own vector algebra and is not refused (its deflation there: Lanczos.DeflatesBeyondTheBlasBuffer).
+// nemo Lanczos does its own vector algebra and is not refused (its deflation there:
+// Lanczos.DeflatesBeyondTheBlasBuffer).
 TEST(App, SlepcSolversBeyondTheBlasLimitAreRefused) {
   TBPETA_ASSERT_RANKS();
   setenv("OPENBLAS_CORETYPE", "Prescott", 1);
   // 38^3 cells: 438,976 atoms x 20 rows = 8,779,520 rows on one rank, just past 2^23.
   ExpectOneLineError(1, "-cells 38,38,38 -params nemo3d -hamiltonian shell -eps_type krylovschur",
-                     "-eps_type krylovschur: 8779520 rows on a rank are more than this machine's BLAS can take in SLEPc's orthogonalisation (OpenBLAS's prescott kernels");
+                     "-eps_type krylovschur: 8779520 rows on a rank are more than this machine's BLAS can take in "
+                     "SLEPc's orthogonalisation (OpenBLAS's prescott kernels");
   unsetenv("OPENBLAS_CORETYPE");
 }
 
@@ -550,8 +642,10 @@ TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
   TBPETA_ASSERT_RANKS();
   const char *bin = std::getenv("TBPETA_BIN");
   const std::string exe = std::string(bin ? bin : "bin") + "/tbpeta";
-  const fs::path h5 = Scratch() / "crashed.h5", ck = Scratch() / "crashed.ck", out = Scratch() / "crash_out.txt", err = Scratch() / "crash_err.txt";
-  const std::string args = " -options_file " + std::string(TBPETA_TEST_SOURCE_DIR) + "/options/quickstart.opts -cells 3,3,3 -dot_radius 0.6 -progress 0.01";
+  const fs::path h5 = Scratch() / "crashed.h5", ck = Scratch() / "crashed.ck", out = Scratch() / "crash_out.txt",
+                 err = Scratch() / "crash_err.txt";
+  const std::string args = " -options_file " + std::string(TBPETA_TEST_SOURCE_DIR) +
+                           "/options/quickstart.opts -cells 3,3,3 -dot_radius 0.6 -progress 0.01";
   const auto states = [](const std::string &so) { // the table of states: "  <i>  <E>  <residual>" lines
     std::istringstream in(so);
     std::string rows;
@@ -565,7 +659,8 @@ TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     const RunResult whole = RunTbpeta(ranks, args);
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
-    ASSERT_NE(whole.out.find("lanczos multiplicity pass 1: "), std::string::npos) << whole.out; // it has a restarted pass
+    ASSERT_NE(whole.out.find("lanczos multiplicity pass 1: "), std::string::npos)
+        << whole.out; // it has a restarted pass
     fs::remove(ck);
     const std::string launcher = ranks == 1 ? "" : "mpiexec --oversubscribe -q -n 2 ";
     const std::string run_args = args + " -eps_nemo_checkpoint " + ck.string() + " -output " + h5.string();
@@ -577,14 +672,19 @@ TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
     const std::string se = run.err();
     if (ranks == 1) EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << status; // 139 in a shell
     else EXPECT_TRUE(WIFSIGNALED(status) || WEXITSTATUS(status) != 0) << status;
-    const std::string line = ranks == 1 ? "tbpeta: error: crashed (SIGSEGV, invalid memory access) during the solve (-eps_type nemo): lanczos multiplicity pass 1; no output written; "
-                                        : "] crashed (SIGSEGV, invalid memory access) during the solve (-eps_type nemo): lanczos multiplicity pass 1; no output written; ";
-    EXPECT_NE(se.find(line + "the checkpoint " + ck.string() + " holds the states of the passes finished"), std::string::npos) << se;
+    const std::string line = ranks == 1 ? "tbpeta: error: crashed (SIGSEGV, invalid memory access) during the solve "
+                                          "(-eps_type nemo): lanczos multiplicity pass 1; no output written; "
+                                        : "] crashed (SIGSEGV, invalid memory access) during the solve (-eps_type "
+                                          "nemo): lanczos multiplicity pass 1; no output written; ";
+    EXPECT_NE(se.find(line + "the checkpoint " + ck.string() + " holds the states of the passes finished"),
+              std::string::npos)
+        << se;
     EXPECT_EQ(se.find("PETSC ERROR"), std::string::npos) << se;
     EXPECT_EQ(Lines(se) - Lines(Without(se, "crashed (")), 1) << se; // one rank crashed: one line
     if (ranks == 1) EXPECT_EQ(Lines(se), 1) << se;
     EXPECT_FALSE(fs::exists(h5));
-    for (const auto &e : fs::directory_iterator(Scratch())) EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
+    for (const auto &e : fs::directory_iterator(Scratch()))
+      EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
     // Continued: the second pass is not repeated, and the states are the uninterrupted run's.
     const RunResult rest = RunTbpeta(ranks, run_args);
     ASSERT_EQ(rest.exit_code, 0) << rest.err;

@@ -20,7 +20,6 @@
 #include "bulk/DeformationPotentials.hpp"
 #include "test_support.hpp"
 
-
 using namespace tbpeta;
 using tbpeta::test::Quietly;
 namespace fs = std::filesystem;
@@ -60,7 +59,8 @@ PetscErrorCode Analyze(const std::string &options, const std::string &path_spec,
 }
 
 // The lowest primitive bands at k, relative to `vbm`, are exactly the check levels (each repeated by its degeneracy).
-void ExpectLowestLevels(const std::vector<double> &e, double vbm, const std::vector<std::pair<double, int>> &levels, const std::string &what) {
+void ExpectLowestLevels(const std::vector<double> &e, double vbm, const std::vector<std::pair<double, int>> &levels,
+                        const std::string &what) {
   std::vector<double> want;
   for (const auto &[v, m] : levels)
     for (int i = 0; i < m; ++i) want.push_back(v);
@@ -114,8 +114,10 @@ TEST(Bands, GeneralKOfGaAsVogl) {
 // at k and k + an fcc reciprocal-lattice vector: the projection picks k itself, not one of its folded partners.
 TEST(Bands, EveryKGivesTheRightBandsPeriodicInTheFccReciprocalLattice) {
   TBPETA_ASSERT_RANKS();
-  const KPoint ks[] = {{0, 0, 0}, {0.3, 0.2, 0.1}, {1, 0.5, 0}, {0.75, 0.75, 0}, {1, 0.25, 0.25}, {0.5, 0.5, 0.5}, {0.123, -0.456, 0.789}, {0.5, 0, 0}, {1.3, 0.7, -0.4}};
-  for (const char *o : {"-params nemo3d -material InAs", "-params klimeck2000 -material AlAs", "-params vogl1983 -material Si", "-params jancu1998 -material Si -tb_spin_orbit 0"}) {
+  const KPoint ks[] = {{0, 0, 0},       {0.3, 0.2, 0.1},        {1, 0.5, 0}, {0.75, 0.75, 0}, {1, 0.25, 0.25},
+                       {0.5, 0.5, 0.5}, {0.123, -0.456, 0.789}, {0.5, 0, 0}, {1.3, 0.7, -0.4}};
+  for (const char *o : {"-params nemo3d -material InAs", "-params klimeck2000 -material AlAs",
+                        "-params vogl1983 -material Si", "-params jancu1998 -material Si -tb_spin_orbit 0"}) {
     BulkBands bands;
     ASSERT_EQ(Bands(o, &bands), 0) << o;
     const int want = 2 * bands.model().blockSize();
@@ -268,7 +270,8 @@ TEST(Bands, ExecutableWritesCsvAndPng) {
   const std::string png = Slurp(dir / "b.png");
   ASSERT_GE(png.size(), 8u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  for (const auto &e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  for (const auto &e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
 
   // A bad -path: one line naming -path and the allowed letters, non-zero exit, no files.
   const RunResult bad = RunBands(dir, "-path G,Q -csv c.csv -png c.png");
@@ -279,13 +282,15 @@ TEST(Bands, ExecutableWritesCsvAndPng) {
   EXPECT_FALSE(fs::exists(dir / "c.csv"));
   // A plot script that fails: one line, non-zero exit, the CSV kept and no PNG.
   std::ofstream(dir / "broken.py") << "raise SystemExit('no plot today')\n";
-  const RunResult noplot = RunBands(dir, "-params vogl1983 -material Si -points_per_segment 2 -csv d.csv -png d.png -plot_script broken.py");
+  const RunResult noplot =
+      RunBands(dir, "-params vogl1983 -material Si -points_per_segment 2 -csv d.csv -png d.png -plot_script broken.py");
   EXPECT_NE(noplot.exit_code, 0);
   EXPECT_EQ(std::count(noplot.err.begin(), noplot.err.end(), '\n'), 1) << noplot.err;
   EXPECT_NE(noplot.err.find("no plot today"), std::string::npos) << noplot.err;
   EXPECT_TRUE(fs::exists(dir / "d.csv"));
   EXPECT_FALSE(fs::exists(dir / "d.png"));
-  for (const auto &e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  for (const auto &e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
 }
 
 // Deformation potentials of nemo3d GaAs and InAs: the table of docs/strained-hamiltonian.md pinned as a regression (to
@@ -298,7 +303,8 @@ TEST(Bands, DeformationPotentialsOfGaAsAndInAs) {
     const char *material;
     double a_gap, b, d, a_gap_none, b_none;
   };
-  for (const Pinned &p : {Pinned{"GaAs", -7.772, -2.451, -5.053, -9.828, -3.012}, Pinned{"InAs", -6.882, -1.190, -5.833, -8.548, -3.397}}) {
+  for (const Pinned &p : {Pinned{"GaAs", -7.772, -2.451, -5.053, -9.828, -3.012},
+                          Pinned{"InAs", -6.882, -1.190, -5.833, -8.548, -3.397}}) {
     SCOPED_TRACE(p.material);
     TightBindingModel model;
     ASSERT_EQ(ModelFromOptions(std::string("-params nemo3d -material ") + p.material, &model), 0);
@@ -314,7 +320,7 @@ TEST(Bands, DeformationPotentialsOfGaAsAndInAs) {
     EXPECT_NEAR(without.b, p.b_none, 5e-4);
     EXPECT_NEAR(without.d, with.d, 1e-4);       // equal to first order in the strain
     EXPECT_LT(without.a_gap, with.a_gap - 0.5); // the correction reduces the magnitude of a_gap
-    EXPECT_LT(with.a_gap, 0); // Vurgaftman's signs
+    EXPECT_LT(with.a_gap, 0);                   // Vurgaftman's signs
     EXPECT_LT(with.b, 0);
     EXPECT_LT(with.d, 0);
     if (std::string(p.material) == "GaAs") {

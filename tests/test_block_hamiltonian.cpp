@@ -32,7 +32,8 @@ constexpr BlockSource kSources[] = {BlockSource::per_bond, BlockSource::shared, 
 
 // The operator of each block source, as -hamiltonian makes it.
 PetscErrorCode MakeBlockOperator(const TightBindingSystem &sys, BlockSource source, Mat *S) {
-  return MakeOperator(sys, source == BlockSource::per_bond ? "stored_blocks" : "shell", S, source != BlockSource::recomputed, false);
+  return MakeOperator(sys, source == BlockSource::per_bond ? "stored_blocks" : "shell", S,
+                      source != BlockSource::recomputed, false);
 }
 
 // max |(S - H) x| / max |H x| for the operator S of `source` and the stored H, and the norms.
@@ -91,12 +92,15 @@ TEST(BlockHamiltonian, SameProductsAsTheStoredMatrix) {
   // Every shipped set (sp3s* without spin, sp3d5s* with and without), periodic at a general k (Bloch phases on the
   // wrapped bonds), open and passivated with a dot, periodic along one axis, and an alloy.
   for (const char *set : {"vogl1983", "klimeck2000", "jancu1998", "nemo3d"})
-    ExpectSameOperator(std::string("-params ") + set + " -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41");
+    ExpectSameOperator(std::string("-params ") + set +
+                       " -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41");
   ExpectSameOperator("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6");
-  ExpectSameOperator("-params klimeck2000 -material GaAs -cells 3,2,3 -periodic 1,0,0 -k 0.25,0,0 -dot_material InAs -dot_radius 0.5");
+  ExpectSameOperator(
+      "-params klimeck2000 -material GaAs -cells 3,2,3 -periodic 1,0,0 -k 0.25,0,0 -dot_material InAs -dot_radius 0.5");
   ExpectSameOperator("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy AlAs,0.3 -alloy_seed 7");
   ExpectSameOperator("-params vogl1983 -material Si -cells 2,3,3 -periodic 0,0,0");
-  ExpectSameOperator("-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1 -k 0.1,0.2,0.3"); // bonds to its own images
+  ExpectSameOperator(
+      "-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1 -k 0.1,0.2,0.3"); // bonds to its own images
 }
 
 // A potential on the atoms (Structure::potential, eV per owned atom) enters every operator kind in one place: the
@@ -104,8 +108,10 @@ TEST(BlockHamiltonian, SameProductsAsTheStoredMatrix) {
 // the product without the potential), and the norms of every kind agree with the stored matrix's.
 TEST(BlockHamiltonian, APotentialOnTheAtomsEntersEveryKind) {
   TBPETA_ASSERT_RANKS();
-  for (const char *options : {"-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6",
-                              "-params nemo3d -material GaAs -cells 4,4,3 -periodic 1,1,0 -dot_material InAs -dot_radius 0.7 -strain keating"}) {
+  for (const char *options :
+       {"-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6",
+        "-params nemo3d -material GaAs -cells 4,4,3 -periodic 1,1,0 -dot_material InAs -dot_radius 0.7 -strain "
+        "keating"}) {
     SCOPED_TRACE(options);
     TightBindingSystem sys;
     SystemStrain strain;
@@ -134,7 +140,8 @@ TEST(BlockHamiltonian, APotentialOnTheAtomsEntersEveryKind) {
       PetscScalar *v;
       const PetscScalar *xa;
       VecGetArray(vx, &v), VecGetArrayRead(x, &xa);
-      for (PetscInt r = 0; r < s.owned * props->rows_per_atom; ++r) v[r] = sys.structure.potential[r / props->rows_per_atom] * xa[r];
+      for (PetscInt r = 0; r < s.owned * props->rows_per_atom; ++r)
+        v[r] = sys.structure.potential[r / props->rows_per_atom] * xa[r];
       VecRestoreArray(vx, &v), VecRestoreArrayRead(x, &xa);
     }
     VecAXPY(vx, 1.0, y0); // the expected H x + V x
@@ -168,7 +175,12 @@ TEST(BlockHamiltonian, APotentialOnTheAtomsEntersEveryKind) {
 TEST(BlockHamiltonian, ProductsRepeatBitForBit) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 3,3,3 -periodic 1,0,0 -k 0.2,0,0 -dot_material InAs -dot_radius 0.6", &sys), 0);
+  ASSERT_EQ(
+      BuildFromOptions(
+          PETSC_COMM_WORLD,
+          "-params nemo3d -material GaAs -cells 3,3,3 -periodic 1,0,0 -k 0.2,0,0 -dot_material InAs -dot_radius 0.6",
+          &sys),
+      0);
   for (BlockSource source : kSources) {
     Mat S;
     ASSERT_EQ(MakeBlockOperator(sys, source, &S), 0);
@@ -198,7 +210,10 @@ TEST(BlockHamiltonian, ProductsRepeatBitForBit) {
 TEST(BlockHamiltonian, SolversGiveTheSameStates) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 2,2,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.5", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(
+                PETSC_COMM_WORLD,
+                "-params nemo3d -material GaAs -cells 2,2,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.5", &sys),
+            0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   const auto run = [&](const std::string &kind, const std::string &options, EigenStates *st) {
@@ -212,7 +227,8 @@ TEST(BlockHamiltonian, SolversGiveTheSameStates) {
   EigenStates lanczos;
   run("aij", "", &lanczos);
   ASSERT_EQ(lanczos.values.size(), 8u) << lanczos.solver;
-  const std::string folded = "-eps_type folded -eps_target " + std::to_string(0.5 * (lanczos.values.front() + lanczos.values.back()) + 1e-6);
+  const std::string folded =
+      "-eps_type folded -eps_target " + std::to_string(0.5 * (lanczos.values.front() + lanczos.values.back()) + 1e-6);
   for (const std::string &solver : {std::string(""), folded}) {
     EigenStates ref;
     if (solver.empty()) ref = lanczos;
@@ -260,7 +276,8 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
   EXPECT_EQ(options("-shell_block_cache 0", &o), PETSC_ERR_USER_INPUT); // aij: not a shell
 
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys),
+            0);
   for (const std::string &kind : {"stored_blocks", "shell"}) {
     Mat S;
     ASSERT_EQ(MakeOperator(sys, kind, &S), 0);
@@ -268,7 +285,8 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
     EXPECT_EQ(OperatorHasEntries(S, &entries), 0);
     EXPECT_FALSE(entries) << kind; // stored blocks are no matrix entries
     EigenStates st;
-    EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type krylovschur -st_type sinvert -eps_nev 4", &st); }), PETSC_ERR_USER_INPUT);
+    EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type krylovschur -st_type sinvert -eps_nev 4", &st); }),
+              PETSC_ERR_USER_INPUT);
     EXPECT_EQ(Quietly([&] { return SolveWith(S, 0.7, "-eps_type lapack", &st); }), PETSC_ERR_USER_INPUT);
     MatDestroy(&S);
   }
@@ -281,7 +299,8 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
 TEST(BlockHamiltonian, PolynomialFilterRunsOnEveryOperator) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0", &sys),
+            0);
   Mat A;
   ASSERT_EQ(MakeOperator(sys, "aij", &A), 0);
   EigenStates all;
@@ -322,7 +341,11 @@ TEST(BlockHamiltonian, PolynomialFilterRunsOnEveryOperator) {
 TEST(BlockHamiltonian, CompareSkipsShiftAndInvertOnTheShell) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(
+                PETSC_COMM_WORLD,
+                "-params klimeck2000 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4",
+                &sys),
+            0);
   Mat S;
   ASSERT_EQ(MakeOperator(sys, "shell", &S), 0);
   double vbm, cbm;

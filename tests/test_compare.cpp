@@ -1,7 +1,7 @@
 // -compare: on a small dot every run finds the states dense LAPACK finds and agrees with the reference; the user's
 // options of the single solve (unprefixed -eps_*) do not reach the runs, and each run's own prefixed options do; the
-// product cap stops a run without dropping its row; levels are compared with their multiplicities (edge cuts, missing and extra levels); bad options are
-// one-line user errors naming the option.
+// product cap stops a run without dropping its row; levels are compared with their multiplicities (edge cuts, missing
+// and extra levels); bad options are one-line user errors naming the option.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,7 +24,8 @@ namespace {
 // The dot of test_lanczos (only Kramers degeneracy: the alloyed host breaks the dot's symmetry; 640 rows), with a
 // passivation shift of 8 eV instead of 30 (the gap stays empty above 5 eV): the narrower spectrum takes the SLEPc
 // runs a few thousand products instead of ten thousand, which keeps the test short on 3 oversubscribed ranks.
-const std::string kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -passivation_shift 8 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
+const std::string kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -passivation_shift 8 -dot_material InAs "
+                         "-dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
 
 struct Dot {
   Mat H = nullptr;
@@ -77,7 +78,8 @@ struct Captured {
   std::string message;
   int count = 0;
 };
-PetscErrorCode Capture(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType p, const char *mess, void *ctx) {
+PetscErrorCode Capture(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType p, const char *mess,
+                       void *ctx) {
   auto *c = static_cast<Captured *>(ctx);
   if (p == PETSC_ERROR_INITIAL && c->count++ == 0) c->message = mess ? mess : "";
   return PETSC_ERR_USER_INPUT;
@@ -100,7 +102,10 @@ TEST(Compare, EveryRunAgreesWithLapackOnASmallDot) {
   TBPETA_ASSERT_RANKS();
   Dot dot;
   // The options of a single solve must not reach the runs; each run's own (with its prefix) must.
-  ASSERT_NO_FATAL_FAILURE(BuildDot("-compare_max_products 30000 -eps_type lapack -st_type sinvert -eps_nev 3 -eps_nemo_valence 1 -eps_interval -9,9 -lanczos_eps_nemo_seed 5 -folded_ks_folded_eps_tol 1e-13", &dot));
+  ASSERT_NO_FATAL_FAILURE(
+      BuildDot("-compare_max_products 30000 -eps_type lapack -st_type sinvert -eps_nev 3 -eps_nemo_valence 1 "
+               "-eps_interval -9,9 -lanczos_eps_nemo_seed 5 -folded_ks_folded_eps_tol 1e-13",
+               &dot));
   std::vector<double> all;
   ASSERT_EQ(AllEigenvalues(dot.H, &all), 0);
   // The 4 states below and 4 above the host's midgap; the 8 nearest it are all conduction states (a small dot's
@@ -157,7 +162,8 @@ TEST(Compare, EveryRunAgreesWithLapackOnASmallDot) {
   EXPECT_EQ(lz->values[0], lz->values[1]); // a Kramers pair
   EXPECT_EQ(lz->center, dot.midgap);
   for (const ComparisonRow &r : rows)
-    if (&r != lz) EXPECT_NEAR(r.center, 0.5 * (want.front() + want.back()), 1e-5 * (want.back() - want.front())) << r.solver;
+    if (&r != lz)
+      EXPECT_NEAR(r.center, 0.5 * (want.front() + want.back()), 1e-5 * (want.back() - want.front())) << r.solver;
   const auto ratios = RatiosToLanczos(rows);
   EXPECT_EQ(ratios.size(), 5u);
   for (const auto &q : ratios) {
@@ -180,8 +186,8 @@ TEST(Compare, EveryRunAgreesWithLapackOnASmallDot) {
   PetscOptionsClear(nullptr);
 }
 
-// Without the recentring, "4 below and 4 above the midgap" and "the 8 nearest it" are different states here: compared on
-// the levels both found, without false alarms.
+// Without the recentring, "4 below and 4 above the midgap" and "the 8 nearest it" are different states here: compared
+// on the levels both found, without false alarms.
 TEST(Compare, WithoutRecentringTheRunsAreComparedOnCommonLevels) {
   TBPETA_ASSERT_RANKS();
   Dot dot;
@@ -208,7 +214,9 @@ TEST(Compare, ProductCapStopsARunAndKeepsItsRow) {
   TBPETA_ASSERT_RANKS();
   Dot dot;
   const PetscInt cap = 40;
-  ASSERT_NO_FATAL_FAILURE(BuildDot("-compare_max_products 40 -compare_sinvert_max_rows 100 -compare_runs lanczos,ks_harmonic,sinvert,folded_ks,folded_arpack,folded_lanczos", &dot));
+  ASSERT_NO_FATAL_FAILURE(BuildDot("-compare_max_products 40 -compare_sinvert_max_rows 100 -compare_runs "
+                                   "lanczos,ks_harmonic,sinvert,folded_ks,folded_arpack,folded_lanczos",
+                                   &dot));
   std::vector<ComparisonRow> rows;
   ASSERT_EQ(Compare(dot, &rows), 0);
   ASSERT_EQ(rows.size(), 6u);
@@ -234,15 +242,15 @@ TEST(Compare, LevelsAreComparedWithTheirMultiplicities) {
   TBPETA_ASSERT_RANKS();
   const std::vector<double> ref = {-1, -1, 0.5, 0.5, 1, 1, 1, 1};
   std::vector<ComparisonRow> rows = {
-      Row("unconverged", ref, 1e-15, false),                      // smaller residual, but not converged: not the reference
-      Row("ref", ref, 1e-12),                                     //
-      Row("shifted", {-1 + 3e-9, -1 + 3e-9, 0.5, 0.5}, 1e-10),    // a smaller window
-      Row("cut", {-1, -1, 0.5, 0.5, 1, 1}, 1e-10),                // the fourfold level cut at the window's edge
-      Row("missing", {-1, -1, 1, 1, 1, 1}, 1e-10),                // lacks 0.5 inside its range
-      Row("multiplicity", {-1, -1, 0.5, 1, 1, 1, 1}, 1e-10),      // 0.5 once, inside its range
+      Row("unconverged", ref, 1e-15, false),                   // smaller residual, but not converged: not the reference
+      Row("ref", ref, 1e-12),                                  //
+      Row("shifted", {-1 + 3e-9, -1 + 3e-9, 0.5, 0.5}, 1e-10), // a smaller window
+      Row("cut", {-1, -1, 0.5, 0.5, 1, 1}, 1e-10),             // the fourfold level cut at the window's edge
+      Row("missing", {-1, -1, 1, 1, 1, 1}, 1e-10),             // lacks 0.5 inside its range
+      Row("multiplicity", {-1, -1, 0.5, 1, 1, 1, 1}, 1e-10),   // 0.5 once, inside its range
       Row("extra", {-1, -1, 0.2, 0.2, 0.5, 0.5, 1, 1, 1, 1}, 1e-10), // 0.2 is not in the reference
-      Row("far", {-7, -7}, 1e-10),                                // nothing in common
-      Row("wider", {-1, -1, -1, -1, 0.5, 0.5}, 1e-10),            // more states of -1 than the reference, at its edge
+      Row("far", {-7, -7}, 1e-10),                                   // nothing in common
+      Row("wider", {-1, -1, -1, -1, 0.5, 0.5}, 1e-10), // more states of -1 than the reference, at its edge
   };
   CompareWithReference(rows, 1e-6);
   EXPECT_FALSE(rows[0].reference);
@@ -258,7 +266,8 @@ TEST(Compare, LevelsAreComparedWithTheirMultiplicities) {
   EXPECT_NE(rows[3].note.find("edge level cut at 1.000000"), std::string::npos) << rows[3].note;
   EXPECT_EQ(rows[3].note.find("MULTIPLICITY"), std::string::npos) << rows[3].note;
   EXPECT_NE(rows[4].note.find("MISSING levels of the reference at 0.500000"), std::string::npos) << rows[4].note;
-  EXPECT_NE(rows[5].note.find("MULTIPLICITY differs from the reference at 0.500000"), std::string::npos) << rows[5].note;
+  EXPECT_NE(rows[5].note.find("MULTIPLICITY differs from the reference at 0.500000"), std::string::npos)
+      << rows[5].note;
   EXPECT_EQ(rows[5].levels_compared, 2);
   EXPECT_NE(rows[6].note.find("EXTRA levels, not in the reference, at 0.200000"), std::string::npos) << rows[6].note;
   EXPECT_EQ(rows[6].levels_compared, 3);
@@ -268,21 +277,27 @@ TEST(Compare, LevelsAreComparedWithTheirMultiplicities) {
   EXPECT_NE(rows[8].note.find("edge level cut at -1.000000"), std::string::npos) << rows[8].note;
   EXPECT_EQ(rows[8].note.find("MULTIPLICITY"), std::string::npos) << rows[8].note;
   EXPECT_EQ(rows[8].levels_compared, 1);
-  // Kramers pairs: a level with one state is incomplete, and such a row is no reference even with the smallest residual.
-  std::vector<ComparisonRow> pairs = {Row("one of a pair", {-1, 0.5, 0.5, 1, 1, 1.2}, 1e-14), Row("pairs", {-1, -1, 0.5, 0.5, 1, 1}, 1e-12)};
+  // Kramers pairs: a level with one state is incomplete, and such a row is no reference even with the smallest
+  // residual.
+  std::vector<ComparisonRow> pairs = {Row("one of a pair", {-1, 0.5, 0.5, 1, 1, 1.2}, 1e-14),
+                                      Row("pairs", {-1, -1, 0.5, 0.5, 1, 1}, 1e-12)};
   CompareWithReference(pairs, 1e-6, 2);
   EXPECT_TRUE(pairs[1].reference);
-  EXPECT_NE(pairs[0].note.find("INCOMPLETE levels (multiplicity not a multiple of 2) at -1.000000, 1.200000 eV"), std::string::npos) << pairs[0].note;
+  EXPECT_NE(pairs[0].note.find("INCOMPLETE levels (multiplicity not a multiple of 2) at -1.000000, 1.200000 eV"),
+            std::string::npos)
+      << pairs[0].note;
   EXPECT_EQ(pairs[0].note.find("edge level cut"), std::string::npos) << pairs[0].note;
   EXPECT_EQ(pairs[0].levels_compared, 2);
   EXPECT_EQ(pairs[1].note.find("INCOMPLETE"), std::string::npos) << pairs[1].note;
   // Runs asked for the states nearest 0.5: the first ends its window at 1.25 (0.75 away), so two states of -0.2 (0.7
   // away, the lowest level) is no cut but a different multiplicity; the second ends at 0 and 1, and cuts 1.
-  std::vector<ComparisonRow> near = {Row("ref", {-0.2, -0.2, -0.2, -0.2, 0, 0, 1, 1}, 1e-12), Row("nearest", {-0.2, -0.2, 0, 0, 1, 1, 1.25, 1.25}, 1e-10),
+  std::vector<ComparisonRow> near = {Row("ref", {-0.2, -0.2, -0.2, -0.2, 0, 0, 1, 1}, 1e-12),
+                                     Row("nearest", {-0.2, -0.2, 0, 0, 1, 1, 1.25, 1.25}, 1e-10),
                                      Row("nearest, cut", {0, 0, 1}, 1e-10)};
   near[1].center = near[2].center = 0.5;
   CompareWithReference(near, 1e-6);
-  EXPECT_NE(near[1].note.find("MULTIPLICITY differs from the reference at -0.200000"), std::string::npos) << near[1].note;
+  EXPECT_NE(near[1].note.find("MULTIPLICITY differs from the reference at -0.200000"), std::string::npos)
+      << near[1].note;
   EXPECT_NE(near[2].note.find("edge level cut at 1.000000"), std::string::npos) << near[2].note;
   // Without a converged row, the best residual among the others is the reference.
   std::vector<ComparisonRow> none = {Row("a", ref, 1e-9, false), Row("b", ref, 1e-11, false)};
@@ -316,7 +331,8 @@ TEST(Compare, BadOptionsAreOneLineUserErrors) {
     PetscPushErrorHandler(Capture, &c);
     const PetscErrorCode ierr = CompareOptionsFromOptions(PETSC_COMM_WORLD, defaults, &o);
     PetscPopErrorHandler();
-    if (std::string(options).find("nan") != std::string::npos || std::string(options).find("inf") != std::string::npos) EXPECT_NE(ierr, 0); // PETSc may refuse the number itself
+    if (std::string(options).find("nan") != std::string::npos || std::string(options).find("inf") != std::string::npos)
+      EXPECT_NE(ierr, 0); // PETSc may refuse the number itself
     else EXPECT_EQ(ierr, PETSC_ERR_USER_INPUT);
     EXPECT_NE(c.message.find(mentions), std::string::npos) << c.message;
     EXPECT_EQ(c.message.find('\n'), std::string::npos) << c.message;

@@ -39,7 +39,8 @@ void BuildDot(Mat *H, double *midgap) {
 }
 
 // The dot in an alloyed host: only Kramers degeneracy (the alloy breaks the dot's symmetry), as the Lanczos needs.
-const char *kAlloyedDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2";
+const char *kAlloyedDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 "
+                          "-host_alloy AlAs,0.3 -vbo_InAs 0.2";
 
 using tbpeta::test::DiagonalMatrix;
 
@@ -187,8 +188,10 @@ TEST(Folded, StatesNearMidgapAgreeWithLapack) {
     EXPECT_LT(norm_error, 1e-12);
     EXPECT_NEAR(residual, worst_res, 1e-12);
     if (tbpeta::test::commRank() == 0)
-      std::printf("  %s: %d ranks, %d iterations, %d H products, %d vectors, max |dE| %.2e eV, max residual %.2e, %.3f s\n", st.solver.c_str(), tbpeta::test::commSize(),
-                  (int)st.iterations, (int)st.products, (int)st.vectors_held, worst, worst_res, st.seconds);
+      std::printf(
+          "  %s: %d ranks, %d iterations, %d H products, %d vectors, max |dE| %.2e eV, max residual %.2e, %.3f s\n",
+          st.solver.c_str(), tbpeta::test::commSize(), (int)st.iterations, (int)st.products, (int)st.vectors_held,
+          worst, worst_res, st.seconds);
     EPSDestroy(&eps);
   }
   ASSERT_EQ(StopAllocationTracking(), 0);
@@ -209,7 +212,8 @@ TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
   const char *inner[2] = {"krylovschur", "nemo"};
   for (int s = 0; s < 2; ++s) {
     EigenStates &st = by[s];
-    ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, std::string("-eps_type folded -folded_eps_type ") + inner[s], &st), 0) << inner[s];
+    ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, std::string("-eps_type folded -folded_eps_type ") + inner[s], &st), 0)
+        << inner[s];
     ASSERT_EQ(st.values.size(), nev) << st.solver;
     double worst = 0, worst_res = 0;
     for (size_t i = 0; i < nev; ++i) {
@@ -230,8 +234,10 @@ TEST(Folded, NemoOnTheFoldedOperatorAgreesWithKrylovSchurAndLapack) {
       EXPECT_EQ((st.products - (PetscInt)nev) % 2, 0);
     }
     if (tbpeta::test::commRank() == 0)
-      std::printf("  %s: %d rows, %d ranks, %d iterations, %d H products, max |dE| %.2e eV, max residual %.2e, %.3f s\n", st.solver.c_str(), (int)n, tbpeta::test::commSize(),
-                  (int)st.iterations, (int)st.products, worst, worst_res, st.seconds);
+      std::printf(
+          "  %s: %d rows, %d ranks, %d iterations, %d H products, max |dE| %.2e eV, max residual %.2e, %.3f s\n",
+          st.solver.c_str(), (int)n, tbpeta::test::commSize(), (int)st.iterations, (int)st.products, worst, worst_res,
+          st.seconds);
   }
   for (size_t i = 0; i < nev; ++i) EXPECT_NEAR(by[0].values[i], by[1].values[i], 1e-8) << i;
   PetscOptionsClear(nullptr);
@@ -269,7 +275,9 @@ TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
   const PetscInt degree = 12;
   for (const char *inner : {"nemo", "krylovschur"}) {
     EigenStates st;
-    const std::string options = std::string("-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree ") + std::to_string(degree) + " -folded_eps_type " + inner;
+    const std::string options =
+        std::string("-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree ") +
+        std::to_string(degree) + " -folded_eps_type " + inner;
     ASSERT_EQ(tbpeta::test::SolveWith(H, midgap, options, &st), 0) << inner;
     ASSERT_EQ(st.values.size(), nev) << st.solver;
     double worst = 0;
@@ -285,8 +293,10 @@ TEST(Folded, ChebyshevFilteredLanczosFindsTheDenseStates) {
     if (std::string(inner) == "nemo")
       for (size_t i = 0; i < nev; i += 2) EXPECT_NEAR(st.values[i], st.values[i + 1], 1e-10); // Kramers partners
     if (tbpeta::test::commRank() == 0)
-      std::printf("  %s, Chebyshev filter of degree %d: %d ranks, %d iterations, %d H products, max |dE| %.2e eV, %.3f s\n", st.solver.c_str(), (int)degree, tbpeta::test::commSize(),
-                  (int)st.iterations, (int)st.products, worst, st.seconds);
+      std::printf(
+          "  %s, Chebyshev filter of degree %d: %d ranks, %d iterations, %d H products, max |dE| %.2e eV, %.3f s\n",
+          st.solver.c_str(), (int)degree, tbpeta::test::commSize(), (int)st.iterations, (int)st.products, worst,
+          st.seconds);
   }
   PetscOptionsClear(nullptr);
 }
@@ -297,7 +307,7 @@ TEST(Folded, AMixOfSigmaMinusAndPlusDIsFlagged) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> e;
   for (int k = 0; k < 100; ++k) e.push_back(-10 + 8.5 * k / 99.0 + 0.01 * std::sin(3.0 * k)); // [-10, -1.5]
-  for (int k = 0; k < 100; ++k) e.push_back(1.5 + 8.5 * k / 99.0 + 0.01 * std::cos(2.0 * k));  // [1.5, 10]
+  for (int k = 0; k < 100; ++k) e.push_back(1.5 + 8.5 * k / 99.0 + 0.01 * std::cos(2.0 * k)); // [1.5, 10]
   const double sigma = 0.1, d = 0.3;
   e.push_back(sigma - d), e.push_back(sigma + d);
   std::sort(e.begin(), e.end());
@@ -306,18 +316,24 @@ TEST(Folded, AMixOfSigmaMinusAndPlusDIsFlagged) {
   EigenStates st;
   ASSERT_EQ(tbpeta::test::SolveWith(A, sigma, "-eps_type folded -eps_nev 2 -folded_eps_type nemo", &st), 0);
   ASSERT_FALSE(st.unresolved.empty()) << st.solver;
-  for (double v : st.unresolved) EXPECT_GT(std::fabs(v - (sigma - d)) + std::fabs(v - (sigma + d)), 0.6 - 1e-9); // between them
+  for (double v : st.unresolved)
+    EXPECT_GT(std::fabs(v - (sigma - d)) + std::fabs(v - (sigma + d)), 0.6 - 1e-9); // between them
   // Every value is either a level of H (to 1e-8 eV) or flagged, with either inner solver.
   for (const char *inner : {"nemo", "krylovschur"}) {
-    ASSERT_EQ(tbpeta::test::SolveWith(A, sigma, std::string("-eps_type folded -eps_nev 2 -folded_eps_type ") + inner, &st), 0);
+    ASSERT_EQ(
+        tbpeta::test::SolveWith(A, sigma, std::string("-eps_type folded -eps_nev 2 -folded_eps_type ") + inner, &st),
+        0);
     for (size_t i = 0; i < st.values.size(); ++i) {
       double nearest = 1e9;
       for (double x : e) nearest = std::min(nearest, std::fabs(x - st.values[i]));
       const bool flagged = st.residuals[i] > st.residual_limit;
-      EXPECT_TRUE(nearest < 1e-8 || flagged) << st.solver << ": " << st.values[i] << " is " << nearest << " eV from a level, residual " << st.residuals[i];
+      EXPECT_TRUE(nearest < 1e-8 || flagged)
+          << st.solver << ": " << st.values[i] << " is " << nearest << " eV from a level, residual " << st.residuals[i];
       EXPECT_EQ(flagged, std::count(st.unresolved.begin(), st.unresolved.end(), st.values[i]) > 0);
     }
-    if (tbpeta::test::commRank() == 0) std::printf("  %s: %zu states, %zu flagged (limit %.1e eV)\n", st.solver.c_str(), st.values.size(), st.unresolved.size(), st.residual_limit);
+    if (tbpeta::test::commRank() == 0)
+      std::printf("  %s: %zu states, %zu flagged (limit %.1e eV)\n", st.solver.c_str(), st.values.size(),
+                  st.unresolved.size(), st.residual_limit);
   }
   PetscOptionsClear(nullptr);
   MatDestroy(&A);
@@ -370,10 +386,19 @@ TEST(Folded, RefusesCombinationsThatAnswerAnotherQuestion) {
   // The folded type refuses them through its options: its own ST, and its inner solver's.
   EigenStates st;
   std::string message;
-  EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -st_type sinvert", &st); }, &message), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(message, "-st_type sinvert: the folded spectrum applies H itself (choose the inner solver with -folded_eps_type)");
-  EXPECT_EQ(Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -folded_st_type sinvert", &st); }), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -folded_eps_type arpack -folded_eps_target_magnitude -folded_eps_target 0", &st); }),
+  EXPECT_EQ(tbpeta::test::FirstMessage(
+                [&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -st_type sinvert", &st); }, &message),
+            PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(message,
+            "-st_type sinvert: the folded spectrum applies H itself (choose the inner solver with -folded_eps_type)");
+  EXPECT_EQ(
+      Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type folded -folded_st_type sinvert", &st); }),
+      PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] {
+              return tbpeta::test::SolveWith(
+                  H, midgap,
+                  "-eps_type folded -folded_eps_type arpack -folded_eps_target_magnitude -folded_eps_target 0", &st);
+            }),
             PETSC_ERR_USER_INPUT);
   PetscOptionsClear(nullptr);
   MatDestroy(&F);
@@ -390,12 +415,17 @@ TEST(Folded, BadOptionsAreUserErrors) {
     const char *options, *message;
   };
   const std::string outside = "-eps_target 10000. eV is outside the spectrum of H (|E| <= ";
-  for (const Case &c : {Case{"-eps_type folded -eps_target 1e4", outside.c_str()},
-                        Case{"-eps_type folded -eps_target nan", nullptr}, Case{"-eps_type folded -eps_largest_real", nullptr},
-                        Case{"-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree 1", "-eps_folded_filter_degree must be >= 2, got 1"},
-                        Case{"-eps_type folded -eps_folded_filter cubic", "-eps_folded_filter: 'cubic' is not allowed (allowed: square, chebyshev)"}}) {
+  for (const Case &c :
+       {Case{"-eps_type folded -eps_target 1e4", outside.c_str()}, Case{"-eps_type folded -eps_target nan", nullptr},
+        Case{"-eps_type folded -eps_largest_real", nullptr},
+        Case{"-eps_type folded -eps_folded_filter chebyshev -eps_folded_filter_degree 1",
+             "-eps_folded_filter_degree must be >= 2, got 1"},
+        Case{"-eps_type folded -eps_folded_filter cubic",
+             "-eps_folded_filter: 'cubic' is not allowed (allowed: square, chebyshev)"}}) {
     std::string message;
-    EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, c.options, &st); }, &message), PETSC_ERR_USER_INPUT) << c.options;
+    EXPECT_EQ(tbpeta::test::FirstMessage([&] { return tbpeta::test::SolveWith(H, midgap, c.options, &st); }, &message),
+              PETSC_ERR_USER_INPUT)
+        << c.options;
     if (c.message) EXPECT_EQ(message.rfind(c.message, 0), 0u) << message;
     else EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     EXPECT_EQ(message.rfind("-eps_", 0), 0u) << c.options << ": " << message; // names the option

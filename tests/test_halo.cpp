@@ -36,8 +36,10 @@ TEST(Halo, CountsAgreeWithTheRanksAndWithPetscsScatter) {
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   for (const char *partition : {"slab", "column", "cube"})
-    for (const char *cell : {"-cells 3,3,3 -periodic 0,0,0", "-cells 3,2,3 -periodic 1,1,1", "-cells 4,3,3 -periodic 1,0,0"}) {
-      const std::string options = std::string("-params klimeck2000 -material GaAs ") + cell + " -partition " + partition;
+    for (const char *cell :
+         {"-cells 3,3,3 -periodic 0,0,0", "-cells 3,2,3 -periodic 1,1,1", "-cells 4,3,3 -periodic 1,0,0"}) {
+      const std::string options =
+          std::string("-params klimeck2000 -material GaAs ") + cell + " -partition " + partition;
       SCOPED_TRACE(options);
       TightBindingSystem sys;
       ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
@@ -80,7 +82,8 @@ TEST(Halo, BeyondThePlanesGivesEmptyDomains) {
   long long total = 0;
   for (long long o : h.owned) total += o;
   EXPECT_EQ(total, 64);
-  const std::array<int, 3> cube = AnalysisGrid(PartitionKind::cube, 27 * 27, planes); // 27 x 27 x 1 would beat nothing: 9 x 9 x 9
+  const std::array<int, 3> cube =
+      AnalysisGrid(PartitionKind::cube, 27 * 27, planes); // 27 x 27 x 1 would beat nothing: 9 x 9 x 9
   EXPECT_EQ(cube, (std::array<int, 3>{9, 9, 9}));
   // A slab's halo is at most the two neighbouring planes: 1 plane of 8 atoms from each side.
   const HaloCounts two = CountHalo(lattice, PlanePartition(planes, AnalysisGrid(PartitionKind::slab, 2, planes)));
@@ -94,7 +97,9 @@ TEST(Halo, BeyondThePlanesGivesEmptyDomains) {
 // One domain counted from its box alone (for weak scaling to huge structures) is the same as the full count.
 TEST(Halo, OneDomainFromItsBoxMatchesTheFullCount) {
   TBPETA_ASSERT_RANKS();
-  for (const std::array<bool, 3> periodic : {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true}, std::array<bool, 3>{true, false, false}}) {
+  for (const std::array<bool, 3> periodic :
+       {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true},
+        std::array<bool, 3>{true, false, false}}) {
     const ZincblendeLattice lattice({3, 4, 2}, periodic);
     for (PartitionKind kind : {PartitionKind::slab, PartitionKind::column, PartitionKind::cube})
       for (int P : {1, 2, 4, 6, 12}) {
@@ -122,11 +127,13 @@ TEST(ScalingModelTest, TermsAndTheBandwidthForAnEfficiency) {
   EXPECT_DOUBLE_EQ(t.compute, 1000 * 0.5e-6);
   EXPECT_DOUBLE_EQ(t.latency, 26 * 2e-6);
   EXPECT_DOUBLE_EQ(t.transfer, 100 * 20 * 16 / 12.5e9);
-  EXPECT_DOUBLE_EQ(ModelProduct(m, 1, PartitionKind::cube, 8000, 0, 20).time(), 8000 * 0.5e-6); // one domain: no messages
+  EXPECT_DOUBLE_EQ(ModelProduct(m, 1, PartitionKind::cube, 8000, 0, 20).time(),
+                   8000 * 0.5e-6); // one domain: no messages
   const double b = BandwidthForEfficiency(m, 8000, 8, PartitionKind::slab, 1000, 400, 20, 0.7);
   ASSERT_GT(b, 0);
   MachineSetting at = m;
   at.bandwidth = b;
   EXPECT_NEAR(8000 * m.t_atom / (8 * ModelProduct(at, 8, PartitionKind::slab, 1000, 400, 20).time()), 0.7, 1e-12);
-  EXPECT_LT(BandwidthForEfficiency(m, 8000, 8, PartitionKind::slab, 2000, 400, 20, 0.7), 0); // imbalance alone exceeds it
+  EXPECT_LT(BandwidthForEfficiency(m, 8000, 8, PartitionKind::slab, 2000, 400, 20, 0.7),
+            0); // imbalance alone exceeds it
 }

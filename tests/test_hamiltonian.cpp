@@ -22,12 +22,14 @@ int CountNear(const std::vector<double> &e, double v, double tol) {
 
 // Every expected level (value, multiplicity) must be present at least that often; levels closer than the tolerance
 // to each other add up.
-void ExpectLevels(const std::vector<double> &e, const std::vector<std::pair<double, int>> &levels, double shift, double tol, const std::string &what) {
+void ExpectLevels(const std::vector<double> &e, const std::vector<std::pair<double, int>> &levels, double shift,
+                  double tol, const std::string &what) {
   for (const auto &[v, m] : levels) {
     int need = 0;
     for (const auto &[w, n] : levels)
       if (std::fabs(w - v) <= 2 * tol) need += n;
-    EXPECT_GE(CountNear(e, v + shift, tol), need) << what << ": level " << v << " eV (x" << m << "), valence top " << shift;
+    EXPECT_GE(CountNear(e, v + shift, tol), need)
+        << what << ": level " << v << " eV (x" << m << "), valence top " << shift;
   }
 }
 
@@ -45,13 +47,16 @@ TEST(BulkBands, EveryShippedSetAtGammaXL) {
   TBPETA_ASSERT_RANKS();
   const double tol = 1e-4;
   for (const auto &ref : tbpeta::test::bulkCheckValues()) {
-    const std::string base = std::string("-params ") + ref.set + " -material " + ref.material + " -cells 1,1,1 -periodic 1,1,1";
+    const std::string base =
+        std::string("-params ") + ref.set + " -material " + ref.material + " -cells 1,1,1 -periodic 1,1,1";
     std::vector<double> g, l;
     ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, base + " -k 0,0,0", &g), 0) << base;
     ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, base + " -k 0.5,0.5,0.5", &l), 0) << base;
     const bool spin = ref.gamma.back().second % 2 == 0 && std::string(ref.set) != "vogl1983";
     const size_t nval = 16 * (spin ? 2 : 1);
-    ASSERT_EQ(g.size(), 8u * (std::string(ref.set) == "vogl1983" || std::string(ref.set) == "klimeck2000" ? 5 : 10) * (spin ? 2 : 1)) << base;
+    ASSERT_EQ(g.size(), 8u * (std::string(ref.set) == "vogl1983" || std::string(ref.set) == "klimeck2000" ? 5 : 10) *
+                            (spin ? 2 : 1))
+        << base;
     const double vbm = g[nval - 1];
     auto gx = ref.gamma;
     for (auto x : Times(ref.x, 3)) gx.push_back(x);
@@ -65,7 +70,10 @@ TEST(BulkBands, PublishedGaAsGapsAndJancuSi) {
   struct Gap {
     const char *set;
     double gap, tol;
-  } gaps[] = {{"vogl1983", 1.55, 0.005}, {"jancu1998", 1.519, 0.0005}, {"klimeck2000", 1.424, 0.0005}, {"nemo3d", 1.424, 0.0005}};
+  } gaps[] = {{"vogl1983", 1.55, 0.005},
+              {"jancu1998", 1.519, 0.0005},
+              {"klimeck2000", 1.424, 0.0005},
+              {"nemo3d", 1.424, 0.0005}};
   for (const auto &g : gaps) {
     std::vector<double> e;
     const std::string o = std::string("-params ") + g.set + " -material GaAs -cells 1,1,1";
@@ -75,7 +83,8 @@ TEST(BulkBands, PublishedGaAsGapsAndJancuSi) {
   }
   // Jancu et al. 1998 Si without spin-orbit (Table IV as quoted by EmpiricalTightBinding.jl's tests).
   std::vector<double> e;
-  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params jancu1998 -material Si -cells 1,1,1 -tb_spin_orbit 0", &e), 0);
+  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params jancu1998 -material Si -cells 1,1,1 -tb_spin_orbit 0", &e),
+            0);
   const double vbm = e[15];
   EXPECT_NEAR(e[0] - vbm, -12.24, 0.02);
   EXPECT_GE(CountNear(e, vbm + 3.41, 0.02), 3);
@@ -87,7 +96,8 @@ TEST(BulkBands, LowSymmetryKPoint) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> g, e;
   ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params vogl1983 -material GaAs -cells 1,1,1", &g), 0);
-  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params vogl1983 -material GaAs -cells 1,1,1 -k 0.3,0.2,0.1", &e), 0);
+  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params vogl1983 -material GaAs -cells 1,1,1 -k 0.3,0.2,0.1", &e),
+            0);
   // Lowest conduction level of the fcc band at k = (0.3,0.2,0.1): 2.4125 eV with consistent phases (computed check
   // value, reference folder); the cubic cell holds it among the bands folded from k + (1,0,0), (0,1,0), (0,0,1).
   EXPECT_EQ(CountNear(e, g[15] + 2.4125, 1e-3), 1);
@@ -108,9 +118,14 @@ TEST(BulkBands, LowSymmetryKPoint) {
 TEST(Hamiltonian, HermitianToTheLastBit) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-cells 2,2,2 -periodic 1,0,1 -k 0.17,0.3,0.11 -dot_material InAs -dot_radius 0.5 -host_alloy AlAs,0.3", &sys), 0);
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(
+                PETSC_COMM_WORLD,
+                "-cells 2,2,2 -periodic 1,0,1 -k 0.17,0.3,0.11 -dot_material InAs -dot_radius 0.5 -host_alloy AlAs,0.3",
+                &sys),
+            0);
   Mat H, Ht;
-  ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, HamiltonianOptions{}, &H), 0);
+  ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, HamiltonianOptions{}, &H),
+            0);
   ASSERT_EQ(MatHermitianTranspose(H, MAT_INITIAL_MATRIX, &Ht), 0);
   ASSERT_EQ(MatAXPY(Ht, -1.0, H, DIFFERENT_NONZERO_PATTERN), 0);
   PetscReal norm = -1, hnorm = 0;
@@ -126,7 +141,8 @@ TEST(Hamiltonian, HermitianToTheLastBit) {
 // and both matrix types.
 TEST(Hamiltonian, SpectrumIndependentOfRanksPartitionAndMatrixType) {
   TBPETA_ASSERT_RANKS();
-  const std::string o = "-params klimeck2000 -cells 2,2,2 -periodic 0,1,0 -k 0,0.23,0 -dot_material InAs -dot_shape box -dot_size 0.6,0.6,0.6 -host_alloy AlAs,0.2 "
+  const std::string o = "-params klimeck2000 -cells 2,2,2 -periodic 0,1,0 -k 0,0.23,0 -dot_material InAs -dot_shape "
+                        "box -dot_size 0.6,0.6,0.6 -host_alloy AlAs,0.2 "
                         "-alloy_seed 3 -vbo_InAs 0.2 -vbo_AlAs -0.5 ";
   std::vector<double> ref;
   ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_SELF, o, &ref), 0);
@@ -164,7 +180,11 @@ TEST(Hamiltonian, PassivationEmptiesTheGap) {
 TEST(Hamiltonian, KramersPairs) {
   TBPETA_ASSERT_RANKS();
   std::vector<double> e;
-  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD, "-params klimeck2000 -cells 2,2,2 -periodic 0,1,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2", &e), 0);
+  ASSERT_EQ(SpectrumFromOptions(PETSC_COMM_WORLD,
+                                "-params klimeck2000 -cells 2,2,2 -periodic 0,1,0 -dot_material InAs -dot_radius 0.4 "
+                                "-host_alloy AlAs,0.3 -vbo_InAs 0.2",
+                                &e),
+            0);
   ASSERT_EQ(e.size(), 64u * 10);
   double worst = 0;
   for (size_t i = 0; i < e.size(); i += 2) worst = std::max(worst, std::fabs(e[i + 1] - e[i]));

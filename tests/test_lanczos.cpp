@@ -36,7 +36,7 @@ std::vector<double> KnownSpectrum() {
   for (int k = 0; k < 196; ++k) e.push_back(-10 + 9.5 * k / 195.0 + 0.003 * std::sin(7.0 * k));
   for (int k = 0; k < 196; ++k) e.push_back(0.5 + 9.5 * k / 195.0 + 0.003 * std::cos(5.0 * k));
   for (double c : {-0.8, -0.6, 0.7, 0.9}) e.push_back(c + 1e-4); // in the gap region near the window's edge
-  e.push_back(-0.3), e.push_back(-0.3 + 2e-5);                     // a tight pair inside the gap
+  e.push_back(-0.3), e.push_back(-0.3 + 2e-5);                   // a tight pair inside the gap
   e.push_back(0.2), e.push_back(0.2 + 3e-4);
   std::sort(e.begin(), e.end());
   return e;
@@ -72,7 +72,8 @@ PetscErrorCode SolveNemo(Mat A, double target, const std::string &options, NemoR
 }
 
 // The small dot of the tests: only Kramers degeneracy (the alloyed host breaks the dot's symmetry).
-const std::string kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
+const std::string kDot = "-params klimeck2000 -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 "
+                         "-host_alloy AlAs,0.3 -vbo_InAs 0.2 ";
 
 struct DotRun : NemoRun {
   std::vector<double> dense; // all eigenvalues (when asked)
@@ -83,7 +84,8 @@ struct DotRun : NemoRun {
 
 // Builds the dot on comm with the structure options `structure`, solves with nemo and `solver` options around the
 // gap centre (and densely when `dense`).
-PetscErrorCode SolveDot(MPI_Comm comm, const std::string &structure, const std::string &solver, bool dense, DotRun *run) {
+PetscErrorCode SolveDot(MPI_Comm comm, const std::string &structure, const std::string &solver, bool dense,
+                        DotRun *run) {
   TightBindingSystem sys;
   double vbm, cbm;
   PetscFunctionBeginUser;
@@ -124,7 +126,8 @@ double Orthonormality(Mat A, const NemoRun &run) {
 
 // T_m of Lanczos on diag(e) from the start b in exact arithmetic (each new vector orthogonalised twice against all
 // before it): each eigenvalue of T_m then appears once, as a simple value.
-void ExactLanczos(const std::vector<double> &e, std::vector<double> b, int m, std::vector<double> *alpha, std::vector<double> *beta) {
+void ExactLanczos(const std::vector<double> &e, std::vector<double> b, int m, std::vector<double> *alpha,
+                  std::vector<double> *beta) {
   const size_t n = e.size();
   std::vector<std::vector<double>> V;
   const auto dot = [](const std::vector<double> &x, const std::vector<double> &y) {
@@ -208,7 +211,8 @@ PetscErrorCode ReadDot1MT(int m, std::vector<double> *alpha, std::vector<double>
   std::ifstream in(TBPETA_TEST_INPUTS_DIR "/dot-1M-lanczos-T.bin", std::ios::binary);
   std::vector<double> all(2 * kSaved + 1);
   in.read(reinterpret_cast<char *>(all.data()), (std::streamsize)(all.size() * sizeof(double)));
-  PetscCheck(in.gcount() == (std::streamsize)(all.size() * sizeof(double)), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "tests/inputs/dot-1M-lanczos-T.bin: missing or short");
+  PetscCheck(in.gcount() == (std::streamsize)(all.size() * sizeof(double)), PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
+             "tests/inputs/dot-1M-lanczos-T.bin: missing or short");
   PetscCheck(m <= kSaved, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the saved T has %d steps, %d asked", kSaved, m);
   alpha->assign(all.begin(), all.begin() + m);
   beta->assign(all.begin() + kSaved, all.begin() + kSaved + m); // beta[0..m)
@@ -235,7 +239,8 @@ std::vector<double> DistinctIn(const std::vector<double> &values, double lo, dou
 
 // The eigenvalue of T nearest `guess` (the guess only selects; the value is LAPACK's).
 double NearestEigenvalue(const std::vector<double> &values, double guess) {
-  return *std::min_element(values.begin(), values.end(), [&](double a, double b) { return std::fabs(a - guess) < std::fabs(b - guess); });
+  return *std::min_element(values.begin(), values.end(),
+                           [&](double a, double b) { return std::fabs(a - guess) < std::fabs(b - guess); });
 }
 
 } // namespace
@@ -312,7 +317,9 @@ TEST(Lanczos, ClosePairGetsTwoVectorsAfterAnEarlyMixture) {
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
   NemoRun run;
-  ASSERT_EQ(SolveNemo(A, 0.0, "-eps_nev 3 -eps_nemo_valence 2 -eps_nemo_check_every 10 -eps_nemo_multiplicity_passes 0", &run), 0);
+  ASSERT_EQ(SolveNemo(A, 0.0, "-eps_nev 3 -eps_nemo_valence 2 -eps_nemo_check_every 10 -eps_nemo_multiplicity_passes 0",
+                      &run),
+            0);
   const EigenStates &st = run.states;
   ASSERT_EQ(st.values.size(), 3u) << "steps " << run.report.steps;
   EXPECT_NEAR(st.values[0], pair, 1e-11);
@@ -341,7 +348,8 @@ TEST(Lanczos, GhostFilterOnAKnownSpectrum) {
     if (x >= a && x <= b) inside.push_back(x);
   for (PetscInt check : {100, 2000}) { // 2000: a single check after 5 x the dimension
     NemoRun run;
-    const std::string options = "-eps_interval -2,1.6 -eps_max_it 2000 -eps_nemo_vectors false -eps_nemo_check_every " + std::to_string(check);
+    const std::string options =
+        "-eps_interval -2,1.6 -eps_max_it 2000 -eps_nemo_vectors false -eps_nemo_check_every " + std::to_string(check);
     ASSERT_EQ(SolveNemo(A, 0.0, options, &run), 0);
     const EigenStates &st = run.states;
     if (st.values.size() != inside.size())
@@ -386,8 +394,9 @@ TEST(Lanczos, AgreesWithDenseLapackOnADotWithKramersPairs) {
   EXPECT_EQ(run.states.iterations, run.report.steps);
   EXPECT_GE(run.states.products, run.report.steps);
   if (tbpeta::test::commRank() == 0)
-    std::printf("dot: %d steps, %d products, %d reductions (%d recomputed betas), %.3f s, %s\n", (int)run.report.steps, (int)run.states.products, (int)run.report.reductions,
-                (int)run.report.recomputed_betas, run.states.seconds, run.states.solver.c_str());
+    std::printf("dot: %d steps, %d products, %d reductions (%d recomputed betas), %.3f s, %s\n", (int)run.report.steps,
+                (int)run.states.products, (int)run.report.reductions, (int)run.report.recomputed_betas,
+                run.states.seconds, run.states.solver.c_str());
   PetscOptionsClear(nullptr);
 }
 
@@ -399,7 +408,8 @@ TEST(Lanczos, WorksThroughSlepcsInterface) {
   ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "", "-eps_nev 6 -eps_nemo_valence 2", false, &run), 0);
   ASSERT_EQ(run.states.values.size(), 6u);
   PetscOptionsClear(nullptr);
-  PetscOptionsInsertString(nullptr, "-dot_eps_nev 6 -dot_eps_nemo_valence 2 -dot_eps_monitor ascii:/dev/null -eps_nev 2");
+  PetscOptionsInsertString(nullptr,
+                           "-dot_eps_nev 6 -dot_eps_nemo_valence 2 -dot_eps_monitor ascii:/dev/null -eps_nev 2");
   EPS eps;
   ASSERT_EQ(CreateEigenSolver(PETSC_COMM_WORLD, "dot_", run.gap_center, &eps), 0);
   EPSType type;
@@ -454,7 +464,9 @@ TEST(Lanczos, SameRunOnAnyRankCount) {
     EXPECT_NEAR(self.states.values[i], world.states.values[i], 1e-12) << i;
     diff = std::max(diff, std::fabs(self.states.values[i] - world.states.values[i]));
   }
-  if (tbpeta::test::commRank() == 0) std::printf("rank-count independence: max |dE| %.3g eV, steps %d and %d\n", diff, (int)self.report.steps, (int)world.report.steps);
+  if (tbpeta::test::commRank() == 0)
+    std::printf("rank-count independence: max |dE| %.3g eV, steps %d and %d\n", diff, (int)self.report.steps,
+                (int)world.report.steps);
   // The same recurrence to rounding; the reduction order differs, so a level at the tolerance may be declared
   // converged one check later.
   EXPECT_LE(std::abs(self.report.steps - world.report.steps), 50);
@@ -472,7 +484,9 @@ TEST(Lanczos, SecondPassReproducesTheFirst) {
   EXPECT_GT(run.report.passes.second_pass_steps, 0);
   ASSERT_EQ(run.states.values.size(), 6u);
   ASSERT_TRUE(run.states.vectors);
-  EXPECT_EQ(std::count_if(run.states.values.begin(), run.states.values.end(), [&](double v) { return v < run.gap_center; }), 2);
+  EXPECT_EQ(
+      std::count_if(run.states.values.begin(), run.states.values.end(), [&](double v) { return v < run.gap_center; }),
+      2);
   Vec x, y;
   ASSERT_EQ(MatCreateVecs(run.H, &x, &y), 0);
   for (size_t i = 0; i < run.states.values.size(); ++i) {
@@ -542,7 +556,8 @@ TEST(Lanczos, RecurrenceFreesItsVectorsWhenDropped) {
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, -0.5, 0.5, 1, 2, 3}, &A), 0);
   Tracking on;
-  if (!AllocationTrackerActive()) GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
+  if (!AllocationTrackerActive())
+    GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
   {
     tbpeta::lanczos::Recurrence first; // one-time allocations of PETSc's first vectors are not the recurrence's
     ASSERT_EQ(first.Create(A, 0), 0);
@@ -595,7 +610,8 @@ TEST(Lanczos, NaNInHIsReportedWhereItAppears) {
 TEST(Lanczos, NoKramersPairsWithoutTimeReversal) {
   TBPETA_ASSERT_RANKS();
   DotRun run;
-  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-periodic 0,1,0 -k 0,0.23,0", "-eps_nev 2 -eps_nemo_valence 1", false, &run), 0);
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "-periodic 0,1,0 -k 0,0.23,0", "-eps_nev 2 -eps_nemo_valence 1", false, &run),
+            0);
   EXPECT_FALSE(run.report.kramers);
   ASSERT_EQ(run.states.values.size(), 2u) << run.states.solver; // one level each side
   EXPECT_GT(run.states.values[1] - run.states.values[0], 0.1);
@@ -608,12 +624,16 @@ TEST(Lanczos, BadOptionsAreUserInputErrors) {
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, -0.5, 0.5, 1, 2, 3}, &A), 0);
   NemoRun run;
-  for (const char *bad : {"-eps_nemo_valence -1", "-eps_nev 4 -eps_nemo_valence 5", "-eps_nemo_check_every 0", "-eps_tol 2", "-eps_nemo_seed -3",
-                          "-eps_nemo_multiplicity_passes -1", "-eps_nemo_checkpoint_every 0", "-eps_nemo_ritz_batch 0", "-eps_nemo_ritz_batch 65", "-eps_largest_magnitude", "-st_type sinvert", "-eps_target nan",
-                          // solve-time: more states below the target than exist, a window outside the spectrum, an empty window
-                          "-eps_nev 6", "-eps_interval 100,200", "-eps_interval -0.2,0.2 -eps_nemo_check_every 5"}) {
+  for (const char *bad :
+       {"-eps_nemo_valence -1", "-eps_nev 4 -eps_nemo_valence 5", "-eps_nemo_check_every 0", "-eps_tol 2",
+        "-eps_nemo_seed -3", "-eps_nemo_multiplicity_passes -1", "-eps_nemo_checkpoint_every 0",
+        "-eps_nemo_ritz_batch 0", "-eps_nemo_ritz_batch 65", "-eps_largest_magnitude", "-st_type sinvert",
+        "-eps_target nan",
+        // solve-time: more states below the target than exist, a window outside the spectrum, an empty window
+        "-eps_nev 6", "-eps_interval 100,200", "-eps_interval -0.2,0.2 -eps_nemo_check_every 5"}) {
     std::string message;
-    EXPECT_EQ(tbpeta::test::FirstMessage([&] { return SolveNemo(A, 0.0, bad, &run); }, &message), PETSC_ERR_USER_INPUT) << bad;
+    EXPECT_EQ(tbpeta::test::FirstMessage([&] { return SolveNemo(A, 0.0, bad, &run); }, &message), PETSC_ERR_USER_INPUT)
+        << bad;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     if (tbpeta::test::commRank() == 0) std::printf("  %s: %s\n", bad, message.c_str());
   }
@@ -648,7 +668,9 @@ TEST(Lanczos, RestartedPassesFindTheMultiplicity) {
   // Each level once without the restarted passes: the 3 levels below and the 2 above the gap centre.
   ASSERT_EQ(SolveNemo(A, 0.1, "-eps_nev 5 -eps_nemo_valence 3 -eps_nemo_multiplicity_passes 0", &run), 0);
   ASSERT_EQ(run.states.values.size(), 5u);
-  EXPECT_EQ(std::count_if(run.states.values.begin(), run.states.values.end(), [](double x) { return std::fabs(x + 0.4) < 1e-9; }), 1);
+  EXPECT_EQ(std::count_if(run.states.values.begin(), run.states.values.end(),
+                          [](double x) { return std::fabs(x + 0.4) < 1e-9; }),
+            1);
   EXPECT_EQ(run.report.passes.multiplicity_passes, 0);
   MatDestroy(&A);
   PetscOptionsClear(nullptr);
@@ -656,16 +678,20 @@ TEST(Lanczos, RestartedPassesFindTheMultiplicity) {
 
 // The memory of the method, measured (the peak of what PETSc allocated during the solve): three vectors of H's size
 // for the recurrence and one per state, nothing else (but for the moment the states move into the EPS's columns).
-// The spectrum of RestartedPassesFindTheMultiplicity with each band level 64-fold: 19,205 rows per rank, so that the O(steps) tridiagonal is a small fraction of a vector, and
-// the same few hundred steps (the recurrence sees each band level once).
+// The spectrum of RestartedPassesFindTheMultiplicity with each band level 64-fold: 19,205 rows per rank, so that the
+// O(steps) tridiagonal is a small fraction of a vector, and the same few hundred steps (the recurrence sees each band
+// level once).
 TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
   TBPETA_ASSERT_RANKS();
   Tracking on;
-  if (!AllocationTrackerActive()) GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
+  if (!AllocationTrackerActive())
+    GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
   const int copies = 64 * tbpeta::test::commSize();
   std::vector<double> e;
   for (int k = 0; k < 150; ++k)
-    for (int c = 0; c < copies; ++c) e.push_back(-10 + 9 * k / 149.0 + 0.002 * std::sin(3.0 * k)), e.push_back(1 + 9 * k / 149.0 + 0.002 * std::cos(2.0 * k));
+    for (int c = 0; c < copies; ++c)
+      e.push_back(-10 + 9 * k / 149.0 + 0.002 * std::sin(3.0 * k)),
+          e.push_back(1 + 9 * k / 149.0 + 0.002 * std::cos(2.0 * k));
   for (int i = 0; i < 3; ++i) e.push_back(-0.4); // 3-fold, the highest valence level
   for (int i = 0; i < 2; ++i) e.push_back(0.6);  // 2-fold, the lowest conduction level
   std::sort(e.begin(), e.end());
@@ -682,10 +708,13 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
   // one state of each level (2 Vecs of their own, 7 vectors), pass 2 the third of the 3-fold level (8), pass 3
   // nothing; no state is ever copied to make room. At the end the 5 states move into the EPS's columns, grown from 2
   // to 5 (its 2 old and 5 new columns and the 3 own Vecs at once, 10 vectors; the recurrence's 3 are freed by then).
-  // The estimate counts nev more for the restarted passes, and the window; 5 states for nev = 2 (whole levels) exceed it.
-  for (const Case &c : {Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_vectors false", 2, 3, 3}, Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0", 2, 3 + 2 + 2, 3 + 2 + 2},
-                        Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0 -eps_nemo_ritz_batch 2", 2, 3 + 2, 3 + 2},
-                        Case{"-eps_nev 2 -eps_nemo_valence 1", 5, 10, 3 + 2 + 2 + 2}}) {
+  // The estimate counts nev more for the restarted passes, and the window; 5 states for nev = 2 (whole levels) exceed
+  // it.
+  for (const Case &c :
+       {Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_vectors false", 2, 3, 3},
+        Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0", 2, 3 + 2 + 2, 3 + 2 + 2},
+        Case{"-eps_nev 2 -eps_nemo_valence 1 -eps_nemo_multiplicity_passes 0 -eps_nemo_ritz_batch 2", 2, 3 + 2, 3 + 2},
+        Case{"-eps_nev 2 -eps_nemo_valence 1", 5, 10, 3 + 2 + 2 + 2}}) {
     NemoRun run;
     MemoryMeter meter;
     ASSERT_EQ(SolveNemo(A, 0.1, c.options, &run, &meter), 0) << c.options;
@@ -694,7 +723,9 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
     PetscInt estimate = -1;
     ASSERT_EQ(EstimateVectorsHeld(run.eps, &estimate), 0);
     EXPECT_EQ(estimate, c.estimate) << c.options;
-    if (tbpeta::test::commRank() == 0) std::printf("  %s: %zu states, %d vectors held, %d steps\n", c.options, run.states.values.size(), (int)run.states.vectors_held, (int)run.report.steps);
+    if (tbpeta::test::commRank() == 0)
+      std::printf("  %s: %zu states, %d vectors held, %d steps\n", c.options, run.states.values.size(),
+                  (int)run.states.vectors_held, (int)run.report.steps);
   }
   MatDestroy(&A);
   PetscOptionsClear(nullptr);
@@ -709,7 +740,10 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
   std::remove(file.c_str());
   DotRun whole, part, rest;
   ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_multiplicity_passes 0", false, &whole), 0);
-  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_multiplicity_passes 0 -eps_max_it 230 -eps_nemo_checkpoint_every 100" + ck, false, &part), 0);
+  ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "",
+                     "-eps_nemo_multiplicity_passes 0 -eps_max_it 230 -eps_nemo_checkpoint_every 100" + ck, false,
+                     &part),
+            0);
   EXPECT_FALSE(part.report.converged);
   ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_multiplicity_passes 0" + ck, false, &rest), 0);
   EXPECT_EQ(rest.report.resumed_from, 230);
@@ -727,15 +761,23 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
   EXPECT_EQ(again.states.values, whole.states.values);
   // Refused: another seed, another structure (size), another H of the same size, another rank count, not a checkpoint.
   DotRun bad;
-  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_seed 9" + ck, false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_seed 9" + ck, false, &bad); }),
+            PETSC_ERR_USER_INPUT);
   EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-cells 3,2,2", ck, false, &bad); }), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-vbo_InAs 0.25", ck, false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "-vbo_InAs 0.25", ck, false, &bad); }),
+            PETSC_ERR_USER_INPUT);
   if (tbpeta::test::commSize() > 1) {
     const std::string mine = file + ".self" + std::to_string(tbpeta::test::commRank());
     std::remove(mine.c_str());
     DotRun one;
-    ASSERT_EQ(SolveDot(PETSC_COMM_SELF, "", "-eps_nemo_vectors false -eps_max_it 50 -eps_nemo_checkpoint " + mine, false, &one), 0);
-    EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_vectors false -eps_nemo_checkpoint " + file + ".self0", false, &bad); }), PETSC_ERR_USER_INPUT);
+    ASSERT_EQ(SolveDot(PETSC_COMM_SELF, "", "-eps_nemo_vectors false -eps_max_it 50 -eps_nemo_checkpoint " + mine,
+                       false, &one),
+              0);
+    EXPECT_EQ(Quietly([&] {
+                return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_vectors false -eps_nemo_checkpoint " + file + ".self0",
+                                false, &bad);
+              }),
+              PETSC_ERR_USER_INPUT);
     MPI_Barrier(PETSC_COMM_WORLD);
     std::remove(mine.c_str());
   }
@@ -745,8 +787,13 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
     std::fclose(f);
   }
   MPI_Barrier(PETSC_COMM_WORLD);
-  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_vectors false" + ck, false, &bad); }), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_vectors false -eps_nemo_checkpoint /nonexistent-dir/ck.bin", false, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_vectors false" + ck, false, &bad); }),
+            PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] {
+              return SolveDot(PETSC_COMM_WORLD, "",
+                              "-eps_nemo_vectors false -eps_nemo_checkpoint /nonexistent-dir/ck.bin", false, &bad);
+            }),
+            PETSC_ERR_USER_INPUT);
   MPI_Barrier(PETSC_COMM_WORLD);
   if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
   PetscOptionsClear(nullptr);
@@ -765,7 +812,8 @@ TEST(Lanczos, CheckpointKeepsTheStatesOfEveryPass) {
   std::sort(e.begin(), e.end());
   Mat A;
   ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, e, &A), 0);
-  const std::string file = "lanczos-states-np" + std::to_string(tbpeta::test::commSize()) + ".bin", question = "-eps_nev 5 -eps_nemo_valence 3";
+  const std::string file = "lanczos-states-np" + std::to_string(tbpeta::test::commSize()) + ".bin",
+                    question = "-eps_nev 5 -eps_nemo_valence 3";
   const auto fresh = [&] {
     MPI_Barrier(PETSC_COMM_WORLD);
     if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
@@ -790,7 +838,7 @@ TEST(Lanczos, CheckpointKeepsTheStatesOfEveryPass) {
   NemoRun whole;
   ASSERT_EQ(SolveNemo(A, 0.1, question, &whole), 0);
   ASSERT_EQ(whole.report.passes.multiplicity_passes, 3); // two that add a state, one that adds nothing
-  for (int stopped_after : {0, 1, 2}) { // restarted passes done when the run "crashed"
+  for (int stopped_after : {0, 1, 2}) {                  // restarted passes done when the run "crashed"
     SCOPED_TRACE("stopped after " + std::to_string(stopped_after) + " restarted passes");
     fresh();
     NemoRun part, rest;
@@ -810,8 +858,11 @@ TEST(Lanczos, CheckpointKeepsTheStatesOfEveryPass) {
     EXPECT_LT(rest.report.products, whole.report.products);
   }
   NemoRun bad;
-  EXPECT_EQ(Quietly([&] { return SolveNemo(A, 0.1, "-eps_nev 4 -eps_nemo_valence 3 -eps_nemo_checkpoint " + file, &bad); }), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(Quietly([&] { return SolveNemo(A, 0.1, question + " -eps_tol 1e-9 -eps_nemo_checkpoint " + file, &bad); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(
+      Quietly([&] { return SolveNemo(A, 0.1, "-eps_nev 4 -eps_nemo_valence 3 -eps_nemo_checkpoint " + file, &bad); }),
+      PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(Quietly([&] { return SolveNemo(A, 0.1, question + " -eps_tol 1e-9 -eps_nemo_checkpoint " + file, &bad); }),
+            PETSC_ERR_USER_INPUT);
   fresh();
   MatDestroy(&A);
   PetscOptionsClear(nullptr);
@@ -839,7 +890,8 @@ TEST(Lanczos, DeflatesBeyondTheBlasBuffer) {
       ASSERT_EQ(c.error(), 0);
       PetscInt lo;
       VecGetOwnershipRange(c.vec(), &lo, nullptr);
-      VecSetValue(c.vec(), lo + j, PetscScalar(1.0 / std::sqrt((double)tbpeta::test::commSize()), 0.5 * j), INSERT_VALUES);
+      VecSetValue(c.vec(), lo + j, PetscScalar(1.0 / std::sqrt((double)tbpeta::test::commSize()), 0.5 * j),
+                  INSERT_VALUES);
       VecAssemblyBegin(c.vec()), VecAssemblyEnd(c.vec());
       PetscReal nrm;
       VecNormalize(c.vec(), &nrm);
@@ -868,7 +920,9 @@ TEST(Lanczos, BulkGamma8IsFourfold) {
   TightBindingSystem sys;
   Mat H;
   double vbm, cbm;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1", &sys), 0);
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD,
+                                           "-params nemo3d -material GaAs -cells 1,1,1 -periodic 1,1,1", &sys),
+            0);
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
   NemoRun run;
@@ -884,17 +938,19 @@ TEST(Lanczos, BulkGamma8IsFourfold) {
   PetscOptionsClear(nullptr);
 }
 
-// The fused step (the product with the step's first vector pass, -hamiltonian shell and stored_blocks) and the lazy step
-// (the product forming the vector the previous step left pending) against the plain step on the same operator: fused
-// and lazy give the same T bit for bit, with two vectors or three, and with the pending vector formed midway (as a
-// checkpoint does); the plain step the same T to rounding; on 1, 2 and 3 ranks; and the plain path on a stored matrix.
-// The open dot, the same split along y (each x plane's interior atoms a run of their own), and a periodic cell at a
-// general k (complex blocks, bonds that wrap around: the lazy sweep's forming then runs far ahead).
+// The fused step (the product with the step's first vector pass, -hamiltonian shell and stored_blocks) and the lazy
+// step (the product forming the vector the previous step left pending) against the plain step on the same operator:
+// fused and lazy give the same T bit for bit, with two vectors or three, and with the pending vector formed midway (as
+// a checkpoint does); the plain step the same T to rounding; on 1, 2 and 3 ranks; and the plain path on a stored
+// matrix. The open dot, the same split along y (each x plane's interior atoms a run of their own), and a periodic cell
+// at a general k (complex blocks, bonds that wrap around: the lazy sweep's forming then runs far ahead).
 TEST(Lanczos, FusedStepGivesThePlainStepsT) {
   TBPETA_ASSERT_RANKS();
   const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.6";
-  const std::string by_y = " -da_processors_x 1 -da_processors_y " + std::to_string(tbpeta::test::commSize()) + " -da_processors_z 1";
-  for (const std::string &structure : {dot, dot + by_y, std::string("-params nemo3d -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41")})
+  const std::string by_y =
+      " -da_processors_x 1 -da_processors_y " + std::to_string(tbpeta::test::commSize()) + " -da_processors_z 1";
+  for (const std::string &structure :
+       {dot, dot + by_y, std::string("-params nemo3d -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41")})
     for (const char *kind : {"shell", "stored_blocks"}) {
       SCOPED_TRACE(std::string(kind) + " " + structure);
       TightBindingSystem sys;

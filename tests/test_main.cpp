@@ -24,7 +24,9 @@ class FailurePrinter : public testing::EmptyTestEventListener {
 public:
   explicit FailurePrinter(int rank) : rank_(rank) {}
   void OnTestPartResult(const testing::TestPartResult &r) override {
-    if (r.failed()) std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
+                   r.line_number(), r.summary());
   }
 
 private:
@@ -69,7 +71,8 @@ std::string CleanMpiEnvironment() {
   std::string unset = "env";
   for (char **e = environ; *e; ++e) {
     const std::string v(*e), n = v.substr(0, v.find('='));
-    const bool mpi = n.rfind("OMPI_", 0) == 0 || n.rfind("PMIX_", 0) == 0 || n.rfind("ORTE_", 0) == 0 || n.rfind("OPAL_", 0) == 0;
+    const bool mpi =
+        n.rfind("OMPI_", 0) == 0 || n.rfind("PMIX_", 0) == 0 || n.rfind("ORTE_", 0) == 0 || n.rfind("OPAL_", 0) == 0;
     if (mpi && n.find("ALLOW_RUN_AS_ROOT") == std::string::npos) unset += " -u " + n;
   }
   // A job whose rank exits with an error is ended at once (OpenMPI waits a second before its SIGKILL by default):

@@ -44,7 +44,8 @@ TEST(ManyRanks, EveryRankHoldsWhatTheHaloAnalysisCounts) {
       EXPECT_EQ((long long)sys.structure.owned, counts.owned[rank]);
       EXPECT_EQ((long long)sys.structure.halo(), counts.halo[rank]);
       EXPECT_EQ((long long)sys.structure.total(), sys.lattice.totalAtoms());
-      if (Ranks() == 8 && std::string(p).find("slab") != std::string::npos) EXPECT_LT(counts.ownedMin(), counts.ownedMax()); // uneven
+      if (Ranks() == 8 && std::string(p).find("slab") != std::string::npos)
+        EXPECT_LT(counts.ownedMin(), counts.ownedMax()); // uneven
     }
   PetscOptionsClear(nullptr);
 }
@@ -52,7 +53,8 @@ TEST(ManyRanks, EveryRankHoldsWhatTheHaloAnalysisCounts) {
 TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
   TBPETA_ASSERT_RANKS();
   for (const char *p : kPartitions) {
-    const std::string options = std::string("-params nemo3d -periodic 0,1,0 -k 0,0.1,0 -dot_material InAs -dot_radius 0.5 ") + p;
+    const std::string options =
+        std::string("-params nemo3d -periodic 0,1,0 -k 0,0.1,0 -dot_material InAs -dot_radius 0.5 ") + p;
     SCOPED_TRACE(options);
     TightBindingSystem sys;
     ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
@@ -71,7 +73,8 @@ TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
     VecNorm(y, NORM_INFINITY, &yn);
     for (BlockSource source : {BlockSource::shared, BlockSource::recomputed}) {
       Mat S;
-      ASSERT_EQ(CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, source, &S, nullptr), 0);
+      ASSERT_EQ(
+          CreateBlockHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, source, &S, nullptr), 0);
       MatMult(S, x, z);
       VecAXPY(z, -1.0, y);
       PetscReal dn;
@@ -87,7 +90,8 @@ TEST(ManyRanks, BlockOperatorsGiveTheStoredProducts) {
 
 TEST(ManyRanks, LanczosFindsTheStatesOfOneRank) {
   TBPETA_ASSERT_RANKS();
-  const std::string dot = "-params klimeck2000 -cells 3,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -vbo_InAs 0.2 ";
+  const std::string dot =
+      "-params klimeck2000 -cells 3,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -vbo_InAs 0.2 ";
   std::vector<double> values[2];
   int i = 0;
   for (MPI_Comm comm : {PETSC_COMM_SELF, PETSC_COMM_WORLD}) {

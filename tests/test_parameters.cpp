@@ -25,7 +25,7 @@ MPI_Comm Comm() { return PETSC_COMM_WORLD; }
 // got the same code (the loader is collective-safe because each rank reads the file itself).
 struct Outcome {
   PetscErrorCode code = 0;
-  std::string    message;
+  std::string message;
 };
 Outcome Quietly(const std::function<PetscErrorCode()> &call) {
   Outcome out;
@@ -48,7 +48,8 @@ Outcome Quietly(const std::function<PetscErrorCode()> &call) {
 // np2 runs do not collide. Rank 0 writes, everybody reads.
 class ScratchFiles {
 public:
-  ScratchFiles() : dir_(fs::current_path() / ("test_parameters_scratch_np" + std::to_string(tbpeta::test::commSize()))) {
+  ScratchFiles()
+      : dir_(fs::current_path() / ("test_parameters_scratch_np" + std::to_string(tbpeta::test::commSize()))) {
     if (tbpeta::test::commRank() == 0) fs::create_directories(dir_);
     MPI_Barrier(Comm());
   }
@@ -216,10 +217,10 @@ TEST(Parameters, SpinOrbitDeltaAndLambda) {
 
 TEST(Parameters, UserFileLoads) {
   TBPETA_ASSERT_RANKS();
-  ScratchFiles       scratch;
-  const std::string  path = scratch.Write("good.tbp", kGoodSp3s);
+  ScratchFiles scratch;
+  const std::string path = scratch.Write("good.tbp", kGoodSp3s);
   MaterialParameters p;
-  const Outcome      r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), path, &p); });
+  const Outcome r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), path, &p); });
   ASSERT_EQ(r.code, 0) << r.message;
   EXPECT_EQ(p.set, "mine");
   EXPECT_EQ(p.material, "GaAs");
@@ -236,15 +237,15 @@ TEST(Parameters, UserFileLoads) {
 
 TEST(Parameters, DataDirectoryFromEnvironment) {
   TBPETA_ASSERT_RANKS();
-  ScratchFiles      scratch;
+  ScratchFiles scratch;
   const std::string path = scratch.Write("params/custom/GaAs.tbp", Replace(kGoodSp3s, "set = mine", "set = custom"));
-  const char       *old  = std::getenv("TBPETA_DATA_DIR");
+  const char *old = std::getenv("TBPETA_DATA_DIR");
   const std::string saved = old ? old : "";
   setenv("TBPETA_DATA_DIR", scratch.dir().c_str(), 1);
   EXPECT_EQ(tbpeta::dataDirectory(), scratch.dir().string());
   EXPECT_EQ(tbpeta::shippedSets(), std::vector<std::string>{"custom"});
   MaterialParameters p;
-  const Outcome      ok = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "custom", "GaAs", &p); });
+  const Outcome ok = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "custom", "GaAs", &p); });
   EXPECT_EQ(ok.code, 0) << ok.message;
   // A shipped file must describe what its location says.
   scratch.Write("params/custom/InAs.tbp", Replace(kGoodSp3s, "set = mine", "set = custom"));
@@ -259,13 +260,15 @@ TEST(Parameters, DataDirectoryFromEnvironment) {
 TEST(Parameters, UnknownSetAndMaterial) {
   TBPETA_ASSERT_RANKS();
   MaterialParameters p;
-  const Outcome      set = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "foo", "GaAs", &p); });
+  const Outcome set = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "foo", "GaAs", &p); });
   EXPECT_EQ(set.code, PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(set.message, "-params: unknown parameter set 'foo' (shipped sets: jancu1998, klimeck2000, nemo3d, vogl1983)");
+  EXPECT_EQ(set.message,
+            "-params: unknown parameter set 'foo' (shipped sets: jancu1998, klimeck2000, nemo3d, vogl1983)");
   const Outcome mat = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "vogl1983", "GaN", &p); });
   EXPECT_EQ(mat.code, PETSC_ERR_USER_INPUT);
   EXPECT_EQ(mat.message, "-material: 'GaN' is not in parameter set 'vogl1983' (available: AlAs, GaAs, InAs, Si)");
-  const Outcome dot = Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "klimeck2000", "Si", "-dot_material", &p); });
+  const Outcome dot =
+      Quietly([&] { return tbpeta::LoadShippedMaterial(Comm(), "klimeck2000", "Si", "-dot_material", &p); });
   EXPECT_EQ(dot.code, PETSC_ERR_USER_INPUT);
   EXPECT_EQ(dot.message, "-dot_material: 'Si' is not in parameter set 'klimeck2000' (available: AlAs, GaAs, InAs)");
 }
@@ -273,7 +276,7 @@ TEST(Parameters, UnknownSetAndMaterial) {
 TEST(Parameters, UnreadableFile) {
   TBPETA_ASSERT_RANKS();
   MaterialParameters p;
-  const Outcome      r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), "does/not/exist.tbp", &p); });
+  const Outcome r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), "does/not/exist.tbp", &p); });
   EXPECT_EQ(r.code, PETSC_ERR_FILE_OPEN);
   EXPECT_NE(r.message.find("'does/not/exist.tbp'"), std::string::npos) << r.message;
   const Outcome d = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), tbpeta::dataDirectory(), &p); });
@@ -290,44 +293,65 @@ TEST(Parameters, BadFilesAreUserInputErrors) {
     std::string name, text, expect;
   };
   const std::vector<Case> cases = {
-    {"unknown_key", Replace(good, "Es_a = -8.3431", "Es_x = -8.3431"), "line 13: unknown key 'Es_x'"},
-    {"missing_key", Replace(good, "pp_pi = -0.78e0\n", ""), "missing key 'pp_pi' (model sp3sstar, form two_centre)"},
-    {"missing_d_key", Replace(Replace(good, "model = sp3sstar", "model = sp3d5sstar"), "Ep_c = 3.6686\n", "Ep_c = 3.6686\nEd_a = 13\nEd_c = 13\n"),
-     "missing key 's_a_d_c_sigma' (model sp3d5sstar, form two_centre)"},
-    {"not_a_number", Replace(good, "Ep_a = +1.0414", "Ep_a = abc"), "line 14: 'abc' is not a number for key 'Ep_a'"},
-    {"partial_number", Replace(good, "Ep_c = 3.6686", "Ep_c = 3.6686 eV"), "line 17: '3.6686 eV' is not a number for key 'Ep_c'"},
-    {"not_finite", Replace(good, "Ep_c = 3.6686", "Ep_c = inf"), "'inf' is not a number for key 'Ep_c'"},
-    {"duplicate", Replace(good, "Es_c = -2.6569", "Es_c = -2.6569\nEs_c = -2.6"), "line 17: duplicate key 'Es_c' (first given on line 16)"},
-    {"d_in_sp3s", Replace(good, "Ep_c = 3.6686\n", "Ep_c = 3.6686\n" + d_keys), "line 18: key 'Ed_a' is not allowed for model sp3sstar, form two_centre"},
-    {"vogl_in_two_centre", Replace(good, "pp_pi = -0.78e0", "pp_pi = -0.78\nVss = 1"), "key 'Vss' is not allowed for model sp3sstar, form two_centre"},
-    {"two_centre_in_vogl",
-     Replace(good, "form = two_centre", "form = vogl"), "line 21: key 'ss_sigma' is not allowed for model sp3sstar, form vogl"},
-    {"so_without_so", Replace(good, "spin_orbit = yes", "spin_orbit = no"), "line 19: key 'lambda_so_a' is not allowed with spin_orbit = no"},
-    {"so_missing", Replace(good, "lambda_so_a = 0.1\n", ""), "missing key 'lambda_so_a' or 'Delta_so_a' (spin_orbit = yes)"},
-    {"so_twice", Replace(good, "lambda_so_a = 0.1", "lambda_so_a = 0.1\nDelta_so_a = 0.3"), "line 20: give only one of 'lambda_so_a' and 'Delta_so_a'"},
-    {"bad_model", Replace(good, "model = sp3sstar", "model = sp3s"), "line 6: model 'sp3s' is not allowed (allowed: sp3sstar, sp3d5sstar)"},
-    {"bad_spin_orbit", Replace(good, "spin_orbit = yes", "spin_orbit = true"), "spin_orbit 'true' is not allowed (allowed: yes, no)"},
-    {"bad_scale", Replace(good, "energy_scale = vbm_zero", "energy_scale = relative"), "energy_scale 'relative' is not allowed"},
-    {"bad_form", Replace(good, "form = two_centre", "form = sk"), "form 'sk' is not allowed (allowed: vogl, two_centre)"},
-    {"vogl_d", Replace(Replace(good, "form = two_centre", "form = vogl"), "model = sp3sstar", "model = sp3d5sstar"), "form vogl needs model sp3sstar"},
-    {"missing_header", Replace(good, "cation = Ga\n", ""), "missing key 'cation'"},
-    {"malformed", Replace(good, "a_lattice = 5.65", "a_lattice 5.65"), "line 12: expected 'key = value'"},
-    {"empty_value", Replace(good, "anion = As", "anion = "), "line 4: empty value for key 'anion'"},
-    {"bad_lattice", Replace(good, "a_lattice = 5.65", "a_lattice = -5.65"), "line 12: a_lattice must be positive"},
-    {"empty_file", "", "no 'key = value' line (an empty file?)"},
-    {"comments_only", "# set = x\n\n   # nothing else\n", "no 'key = value' line"},
-    {"binary_garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0 = \x03\x04\n", 16), "line 1: a control character (binary data?) in '?ELF???"},
-    {"utf16", std::string("s\0e\0t\0 \0=\0 \0x\0\n\0", 16), "line 1: a control character (binary data?)"},
-    {"units_comment_ignored_but_units_in_value", Replace(good, "a_lattice = 5.65", "a_lattice = 5.65 # Angstrom\nEs_q = 1 # eV"), "line 13: unknown key 'Es_q'"},
-    {"long_garbage_is_cut", Replace(good, "a_lattice = 5.65", "a_lattice = " + std::string(300, '9') + "x"), "is not a number for key 'a_lattice'"},
+      {"unknown_key", Replace(good, "Es_a = -8.3431", "Es_x = -8.3431"), "line 13: unknown key 'Es_x'"},
+      {"missing_key", Replace(good, "pp_pi = -0.78e0\n", ""), "missing key 'pp_pi' (model sp3sstar, form two_centre)"},
+      {"missing_d_key",
+       Replace(Replace(good, "model = sp3sstar", "model = sp3d5sstar"), "Ep_c = 3.6686\n",
+               "Ep_c = 3.6686\nEd_a = 13\nEd_c = 13\n"),
+       "missing key 's_a_d_c_sigma' (model sp3d5sstar, form two_centre)"},
+      {"not_a_number", Replace(good, "Ep_a = +1.0414", "Ep_a = abc"), "line 14: 'abc' is not a number for key 'Ep_a'"},
+      {"partial_number", Replace(good, "Ep_c = 3.6686", "Ep_c = 3.6686 eV"),
+       "line 17: '3.6686 eV' is not a number for key 'Ep_c'"},
+      {"not_finite", Replace(good, "Ep_c = 3.6686", "Ep_c = inf"), "'inf' is not a number for key 'Ep_c'"},
+      {"duplicate", Replace(good, "Es_c = -2.6569", "Es_c = -2.6569\nEs_c = -2.6"),
+       "line 17: duplicate key 'Es_c' (first given on line 16)"},
+      {"d_in_sp3s", Replace(good, "Ep_c = 3.6686\n", "Ep_c = 3.6686\n" + d_keys),
+       "line 18: key 'Ed_a' is not allowed for model sp3sstar, form two_centre"},
+      {"vogl_in_two_centre", Replace(good, "pp_pi = -0.78e0", "pp_pi = -0.78\nVss = 1"),
+       "key 'Vss' is not allowed for model sp3sstar, form two_centre"},
+      {"two_centre_in_vogl", Replace(good, "form = two_centre", "form = vogl"),
+       "line 21: key 'ss_sigma' is not allowed for model sp3sstar, form vogl"},
+      {"so_without_so", Replace(good, "spin_orbit = yes", "spin_orbit = no"),
+       "line 19: key 'lambda_so_a' is not allowed with spin_orbit = no"},
+      {"so_missing", Replace(good, "lambda_so_a = 0.1\n", ""),
+       "missing key 'lambda_so_a' or 'Delta_so_a' (spin_orbit = yes)"},
+      {"so_twice", Replace(good, "lambda_so_a = 0.1", "lambda_so_a = 0.1\nDelta_so_a = 0.3"),
+       "line 20: give only one of 'lambda_so_a' and 'Delta_so_a'"},
+      {"bad_model", Replace(good, "model = sp3sstar", "model = sp3s"),
+       "line 6: model 'sp3s' is not allowed (allowed: sp3sstar, sp3d5sstar)"},
+      {"bad_spin_orbit", Replace(good, "spin_orbit = yes", "spin_orbit = true"),
+       "spin_orbit 'true' is not allowed (allowed: yes, no)"},
+      {"bad_scale", Replace(good, "energy_scale = vbm_zero", "energy_scale = relative"),
+       "energy_scale 'relative' is not allowed"},
+      {"bad_form", Replace(good, "form = two_centre", "form = sk"),
+       "form 'sk' is not allowed (allowed: vogl, two_centre)"},
+      {"vogl_d", Replace(Replace(good, "form = two_centre", "form = vogl"), "model = sp3sstar", "model = sp3d5sstar"),
+       "form vogl needs model sp3sstar"},
+      {"missing_header", Replace(good, "cation = Ga\n", ""), "missing key 'cation'"},
+      {"malformed", Replace(good, "a_lattice = 5.65", "a_lattice 5.65"), "line 12: expected 'key = value'"},
+      {"empty_value", Replace(good, "anion = As", "anion = "), "line 4: empty value for key 'anion'"},
+      {"bad_lattice", Replace(good, "a_lattice = 5.65", "a_lattice = -5.65"), "line 12: a_lattice must be positive"},
+      {"empty_file", "", "no 'key = value' line (an empty file?)"},
+      {"comments_only", "# set = x\n\n   # nothing else\n", "no 'key = value' line"},
+      {"binary_garbage",
+       std::string("\x7f"
+                   "ELF\x02\x01\x01\0\0\0 = \x03\x04\n",
+                   16),
+       "line 1: a control character (binary data?) in '?ELF???"},
+      {"utf16", std::string("s\0e\0t\0 \0=\0 \0x\0\n\0", 16), "line 1: a control character (binary data?)"},
+      {"units_comment_ignored_but_units_in_value",
+       Replace(good, "a_lattice = 5.65", "a_lattice = 5.65 # Angstrom\nEs_q = 1 # eV"), "line 13: unknown key 'Es_q'"},
+      {"long_garbage_is_cut", Replace(good, "a_lattice = 5.65", "a_lattice = " + std::string(300, '9') + "x"),
+       "is not a number for key 'a_lattice'"},
   };
   for (const auto &c : cases) {
-    const std::string  path = scratch.Write(c.name + ".tbp", c.text);
+    const std::string path = scratch.Write(c.name + ".tbp", c.text);
     MaterialParameters p;
-    const Outcome      r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), path, &p); });
+    const Outcome r = Quietly([&] { return tbpeta::LoadParameterFile(Comm(), path, &p); });
     EXPECT_EQ(r.code, PETSC_ERR_USER_INPUT) << c.name << ": " << r.message;
     EXPECT_NE(r.message.find("parameter file '" + path + "'"), std::string::npos) << c.name << ": " << r.message;
-    EXPECT_NE(r.message.find(c.expect), std::string::npos) << c.name << ": got '" << r.message << "', expected '" << c.expect << "'";
+    EXPECT_NE(r.message.find(c.expect), std::string::npos)
+        << c.name << ": got '" << r.message << "', expected '" << c.expect << "'";
     EXPECT_EQ(r.message.find('\n'), std::string::npos) << c.name << ": message must be one line";
     EXPECT_LT(r.message.size(), 300u + path.size()) << c.name << ": the input is quoted in short";
     for (char ch : r.message) EXPECT_GE((unsigned char)ch, 0x20u) << c.name << ": control character in the message";

@@ -70,16 +70,19 @@ PetscErrorCode EPSSolve_DenseTest(EPS eps) {
   PetscCall(DenseCopy(H, &a, &n));
   PetscCall(PetscBLASIntCast(n, &bn));
   std::vector<PetscReal> w(n), rwork(std::max<PetscInt>(1, 3 * n - 2));
-  PetscCallBLAS("LAPACKheev", LAPACKheev_("V", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+  PetscCallBLAS("LAPACKheev",
+                LAPACKheev_("V", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
   lwork = (PetscBLASInt)PetscRealPart(work[0]);
   work.resize(lwork);
-  PetscCallBLAS("LAPACKheev", LAPACKheev_("V", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+  PetscCallBLAS("LAPACKheev",
+                LAPACKheev_("V", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "zheev failed: %d", (int)info);
   // The nev eigenvalues nearest the target, and their vectors (this rank's rows) as the columns of the basis.
   std::vector<PetscInt> order(n);
   std::iota(order.begin(), order.end(), 0);
   const PetscReal target = PetscRealPart(eps->target);
-  std::stable_sort(order.begin(), order.end(), [&](PetscInt i, PetscInt j) { return std::fabs(w[i] - target) < std::fabs(w[j] - target); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](PetscInt i, PetscInt j) { return std::fabs(w[i] - target) < std::fabs(w[j] - target); });
   PetscCall(MatGetOwnershipRange(H, &rstart, &rend));
   for (PetscInt k = 0; k < eps->nev; ++k) {
     Vec x;
@@ -157,7 +160,7 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
   for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(st.values[i], want[i], 1e-10) << i;
   EXPECT_TRUE(st.vectors);
   EXPECT_TRUE(st.complete);
-  EXPECT_EQ(st.products, 0); // it never multiplies by H: the count on H says so
+  EXPECT_EQ(st.products, 0);                          // it never multiplies by H: the count on H says so
   EXPECT_EQ(st.solver, "dense LAPACK on every rank"); // its own description
   PetscInt estimate;
   ASSERT_EQ(EstimateVectorsHeld(eps, &estimate), 0);
@@ -172,8 +175,12 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
   EXPECT_STREQ(type, "dense_test");
   EPSDestroy(&eps);
   // tbpeta's policy applies to it as to every type: no more states than rows, a finite target.
-  EXPECT_EQ(tbpeta::test::Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_nev 100000", &st); }), PETSC_ERR_USER_INPUT);
-  EXPECT_EQ(tbpeta::test::Quietly([&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_target nan", &st); }), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(tbpeta::test::Quietly(
+                [&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_nev 100000", &st); }),
+            PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(tbpeta::test::Quietly(
+                [&] { return tbpeta::test::SolveWith(H, midgap, "-eps_type dense_test -eps_target nan", &st); }),
+            PETSC_ERR_USER_INPUT);
   PetscOptionsClear(nullptr);
 
   // Compared like the built-in runs: a run of the user's own (-compare_runs lanczos,mine -mine_eps_type dense_test),

@@ -25,7 +25,8 @@ using tbpeta::test::BuildFromOptions;
 namespace {
 
 // Builds the system of `options` on comm and relaxes it as the application does.
-PetscErrorCode Relaxed(MPI_Comm comm, const std::string &options, TightBindingSystem *sys, RelaxationReport *report, SystemStrain *fields = nullptr) {
+PetscErrorCode Relaxed(MPI_Comm comm, const std::string &options, TightBindingSystem *sys, RelaxationReport *report,
+                       SystemStrain *fields = nullptr) {
   SystemStrain strain;
   PetscFunctionBeginUser;
   PetscCall(BuildFromOptions(comm, options, sys));
@@ -70,7 +71,8 @@ struct EnergyAt {
 PetscErrorCode MakeEnergy(const std::string &options, EnergyAt *e) {
   PetscFunctionBeginUser;
   PetscCall(BuildFromOptions(PETSC_COMM_WORLD, options, &e->sys));
-  PetscCall(KeatingEnergy::Create(PETSC_COMM_WORLD, e->sys.structure, e->sys.model, e->sys.a_nm, StrainFix::none, &e->energy));
+  PetscCall(KeatingEnergy::Create(PETSC_COMM_WORLD, e->sys.structure, e->sys.model, e->sys.a_nm, StrainFix::none,
+                                  &e->energy));
   PetscCall(e->energy.CreateDisplacement(e->u.out()));
   PetscCall(VecDuplicate(e->u, e->g.out()));
   PetscFunctionReturn(0);
@@ -96,7 +98,10 @@ PetscErrorCode RelaxedEnergy(EnergyAt *e, double *energy) {
 TEST(Strain, GradientEqualsCentralDifferences) {
   TBPETA_ASSERT_RANKS();
   EnergyAt e;
-  ASSERT_EQ(MakeEnergy("-cells 3,3,3 -periodic 0,1,0 -dot_material InAs -dot_radius 0.6 -dot_alloy GaAs,0.3 -alloy_seed 5", &e), 0);
+  ASSERT_EQ(
+      MakeEnergy("-cells 3,3,3 -periodic 0,1,0 -dot_material InAs -dot_radius 0.6 -dot_alloy GaAs,0.3 -alloy_seed 5",
+                 &e),
+      0);
   const Structure &s = e.sys.structure;
   const std::vector<PetscInt> canonical = s.canonicalAtoms();
   PetscScalar *a;
@@ -179,9 +184,9 @@ TEST(Strain, ElasticConstantsMatchKeatingClosedForms) {
       }
       return sum / volume * gpa_per_ev_nm3;
     };
-    const double w11 = density({delta, 0, 0, 0, 0, 0});          // C11 delta^2 / 2
-    const double w12 = density({delta, delta, 0, 0, 0, 0});      // (C11 + C12) delta^2
-    const double w44 = density({0, 0, 0, delta, 0, 0});          // 2 C44 delta^2 (tensor shear)
+    const double w11 = density({delta, 0, 0, 0, 0, 0});     // C11 delta^2 / 2
+    const double w12 = density({delta, delta, 0, 0, 0, 0}); // (C11 + C12) delta^2
+    const double w44 = density({0, 0, 0, delta, 0, 0});     // 2 C44 delta^2 (tensor shear)
     const double c11 = 2 * w11 / (delta * delta), c12 = w12 / (delta * delta) - c11, c44 = w44 / (2 * delta * delta);
     EXPECT_NEAR(c11, (alpha + 3 * beta) / a, 1e-3 * c11);
     EXPECT_NEAR(c12, (alpha - beta) / a, 1e-3 * c12);
@@ -193,13 +198,16 @@ TEST(Strain, UniformlyScaledCrystalKeepsItsSites) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   RelaxationReport r;
-  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, "-cells 2,2,2 -periodic 1,1,1 -material InAs -strain keating -strain_substrate GaAs", &sys, &r), 0);
+  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD,
+                    "-cells 2,2,2 -periodic 1,1,1 -material InAs -strain keating -strain_substrate GaAs", &sys, &r),
+            0);
   EXPECT_TRUE(r.converged);
   EXPECT_LT(MaxAbs(GatherDisplacements(PETSC_COMM_WORLD, sys.structure)), 1e-12);
   const MaterialParameters &inas = sys.model.materials[sys.model.indexOf("InAs")];
   const MaterialParameters &gaas = sys.model.materials[sys.model.indexOf("GaAs")];
   const double s = gaas.a_lattice / inas.a_lattice, d0 = std::sqrt(3.0) / 4 * inas.a_lattice / 10;
-  const double expected = d0 * d0 * (s * s - 1) * (s * s - 1) * (0.75 * inas.keating.alpha + 0.25 * inas.keating.beta) * kEvPerNewtonMetreNm2;
+  const double expected = d0 * d0 * (s * s - 1) * (s * s - 1) * (0.75 * inas.keating.alpha + 0.25 * inas.keating.beta) *
+                          kEvPerNewtonMetreNm2;
   EXPECT_NEAR(r.energyPerAtom(), expected, 1e-9 * expected);
 }
 
@@ -219,7 +227,8 @@ double BiaxialEnergy(double e_par, double e_zz, double beta_over_alpha) {
   const double r[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
   double v[4][3], e = 0;
   for (int b = 0; b < 4; ++b) {
-    v[b][0] = r[b][0] * (1 + e_par) / std::sqrt(3.0), v[b][1] = r[b][1] * (1 + e_par) / std::sqrt(3.0), v[b][2] = r[b][2] * (1 + e_zz) / std::sqrt(3.0);
+    v[b][0] = r[b][0] * (1 + e_par) / std::sqrt(3.0), v[b][1] = r[b][1] * (1 + e_par) / std::sqrt(3.0),
+    v[b][2] = r[b][2] * (1 + e_zz) / std::sqrt(3.0);
   }
   for (int b = 0; b < 4; ++b) {
     const double x = v[b][0] * v[b][0] + v[b][1] * v[b][1] + v[b][2] * v[b][2] - 1;
@@ -234,7 +243,8 @@ double BiaxialEnergy(double e_par, double e_zz, double beta_over_alpha) {
 
 // A directory shared by the ranks of one mpiexec (named by its pid), removed by rank 0 when the test leaves it.
 struct ScratchDir {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tbpeta_test_strain_" + std::to_string(getppid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tbpeta_test_strain_" + std::to_string(getppid()));
   ScratchDir() { std::filesystem::create_directories(dir); }
   ~ScratchDir() {
     MPI_Barrier(PETSC_COMM_WORLD);
@@ -253,15 +263,22 @@ TEST(Strain, PseudomorphicLayerOfSmallMismatch) {
   TBPETA_ASSERT_RANKS();
   const ScratchDir scratch;
   const auto file = scratch.dir / "GaAs-larger.tbp";
-  if (test::commRank() == 0) std::ofstream(file) << test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp", "a_lattice", "a_lattice = 5.65376532");
+  if (test::commRank() == 0)
+    std::ofstream(file) << test::EditedParameterText(std::string(TBPETA_TEST_DATA_DIR) + "/params/nemo3d/GaAs.tbp",
+                                                     "a_lattice", "a_lattice = 5.65376532");
   MPI_Barrier(PETSC_COMM_WORLD);
   TightBindingSystem sys;
   RelaxationReport r;
-  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, "-cells 1,1,8 -periodic 1,1,0 -params_file " + file.string() + " -strain keating -strain_substrate AlAs -strain_snes_atol 1e-11 -strain_snes_max_it 5000", &sys, &r), 0);
+  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD,
+                    "-cells 1,1,8 -periodic 1,1,0 -params_file " + file.string() +
+                        " -strain keating -strain_substrate AlAs -strain_snes_atol 1e-11 -strain_snes_max_it 5000",
+                    &sys, &r),
+            0);
   ASSERT_TRUE(r.converged);
   const MaterialParameters &layer = sys.model.materials[0];
   const double a = layer.a_lattice / 10, e_xx = sys.a_nm / a - 1, e_zz = MiddlePeriod(sys) / a - 1;
-  EXPECT_NEAR(e_zz / e_xx, -2 * (layer.keating.alpha - layer.keating.beta) / (layer.keating.alpha + 3 * layer.keating.beta), 1e-3);
+  EXPECT_NEAR(e_zz / e_xx,
+              -2 * (layer.keating.alpha - layer.keating.beta) / (layer.keating.alpha + 3 * layer.keating.beta), 1e-3);
 }
 
 // InAs on GaAs (7 %): the quartic energy is not harmonic; e_zz is the minimum over e_zz of the biaxially strained
@@ -270,7 +287,11 @@ TEST(Strain, PseudomorphicInAsOnGaAs) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   RelaxationReport r;
-  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, "-cells 1,1,8 -periodic 1,1,0 -material InAs -strain keating -strain_substrate GaAs -strain_snes_atol 1e-10 -strain_snes_max_it 5000", &sys, &r), 0);
+  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD,
+                    "-cells 1,1,8 -periodic 1,1,0 -material InAs -strain keating -strain_substrate GaAs "
+                    "-strain_snes_atol 1e-10 -strain_snes_max_it 5000",
+                    &sys, &r),
+            0);
   ASSERT_TRUE(r.converged);
   const MaterialParameters &inas = sys.model.materials[0];
   const double a = inas.a_lattice / 10, e_par = sys.a_nm / a - 1, ratio = inas.keating.beta / inas.keating.alpha;
@@ -290,7 +311,9 @@ TEST(Strain, SameAtomsOnAnyRanksAndPartition) {
   TBPETA_ASSERT_RANKS();
   for (const char *box : {"-cells 3,3,3 -periodic 0,0,0", "-cells 3,4,3 -periodic 1,0,0"}) {
     SCOPED_TRACE(box);
-    const std::string dot = std::string(box) + " -dot_material InAs -dot_radius 0.7 -dot_alloy GaAs,0.3 -alloy_seed 9 -strain keating -strain_snes_atol 1e-7 ";
+    const std::string dot =
+        std::string(box) +
+        " -dot_material InAs -dot_radius 0.7 -dot_alloy GaAs,0.3 -alloy_seed 9 -strain keating -strain_snes_atol 1e-7 ";
     TightBindingSystem one;
     RelaxationReport r1;
     ASSERT_EQ(Relaxed(PETSC_COMM_SELF, dot, &one, &r1), 0);
@@ -323,11 +346,14 @@ TEST(Strain, PaddedDomainEqualsLargerBox) {
   std::vector<double> hp, hl;
   for (const Voigt &e : fp.tensors) hp.push_back(Hydrostatic(e));
   for (const Voigt &e : fl.tensors) hl.push_back(Hydrostatic(e));
-  const std::vector<double> ep = GatherValues(PETSC_COMM_WORLD, padded.structure, fp.energy), el = GatherValues(PETSC_COMM_WORLD, large.structure, fl.energy);
-  const std::vector<double> sp = GatherValues(PETSC_COMM_WORLD, padded.structure, hp), sl = GatherValues(PETSC_COMM_WORLD, large.structure, hl);
+  const std::vector<double> ep = GatherValues(PETSC_COMM_WORLD, padded.structure, fp.energy),
+                            el = GatherValues(PETSC_COMM_WORLD, large.structure, fl.energy);
+  const std::vector<double> sp = GatherValues(PETSC_COMM_WORLD, padded.structure, hp),
+                            sl = GatherValues(PETSC_COMM_WORLD, large.structure, hl);
   EXPECT_EQ(rp.atoms, large.structure.total());
   EXPECT_NEAR(rp.energy, rl.energy, 1e-9 * rl.energy);
-  const std::vector<double> up = GatherDisplacements(PETSC_COMM_WORLD, padded.structure), ul = GatherDisplacements(PETSC_COMM_WORLD, large.structure);
+  const std::vector<double> up = GatherDisplacements(PETSC_COMM_WORLD, padded.structure),
+                            ul = GatherDisplacements(PETSC_COMM_WORLD, large.structure);
   ASSERT_GT(MaxAbs(up), 1e-3);
   double diff = 0;
   const auto &n = padded.lattice.planes();
@@ -335,7 +361,8 @@ TEST(Strain, PaddedDomainEqualsLargerBox) {
     for (int y = 0; y < n[1]; ++y)
       for (int z = 0; z < n[2]; ++z) {
         if (!ZincblendeLattice::isSite({x, y, z})) continue;
-        const long long i = padded.lattice.canonicalIndex({x, y, z}), j = large.lattice.canonicalIndex({x + 4, y + 4, z + 4});
+        const long long i = padded.lattice.canonicalIndex({x, y, z}),
+                        j = large.lattice.canonicalIndex({x + 4, y + 4, z + 4});
         for (int c = 0; c < 3; ++c) diff = std::max(diff, std::fabs(up[3 * i + c] - ul[3 * j + c]));
         EXPECT_NEAR(ep[i], el[j], 1e-8);
         EXPECT_NEAR(sp[i], sl[j], 1e-6);
@@ -349,7 +376,11 @@ TEST(Strain, FixedBottomPlaneStaysInPlace) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   RelaxationReport r;
-  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, "-cells 2,2,3 -periodic 1,1,0 -material InAs -strain keating -strain_substrate GaAs -strain_fix zmin", &sys, &r), 0);
+  ASSERT_EQ(
+      Relaxed(PETSC_COMM_WORLD,
+              "-cells 2,2,3 -periodic 1,1,0 -material InAs -strain keating -strain_substrate GaAs -strain_fix zmin",
+              &sys, &r),
+      0);
   ASSERT_TRUE(r.converged);
   const std::vector<double> u = GatherDisplacements(PETSC_COMM_WORLD, sys.structure);
   double bottom = 0;
@@ -357,7 +388,8 @@ TEST(Strain, FixedBottomPlaneStaysInPlace) {
   for (int x = 0; x < n[0]; ++x)
     for (int y = 0; y < n[1]; ++y)
       if (ZincblendeLattice::isSite({x, y, 0}))
-        for (int c = 0; c < 3; ++c) bottom = std::max(bottom, std::fabs(u[3 * sys.lattice.canonicalIndex({x, y, 0}) + c]));
+        for (int c = 0; c < 3; ++c)
+          bottom = std::max(bottom, std::fabs(u[3 * sys.lattice.canonicalIndex({x, y, 0}) + c]));
   EXPECT_EQ(bottom, 0.0);
   EXPECT_GT(MaxAbs(u), 1e-3);
 }
@@ -367,7 +399,9 @@ TEST(Strain, TensorOfUniformlyScaledCrystal) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
   RelaxationReport r;
-  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, "-cells 2,2,2 -periodic 1,1,1 -material InAs -strain keating -strain_substrate GaAs", &sys, &r), 0);
+  ASSERT_EQ(Relaxed(PETSC_COMM_WORLD,
+                    "-cells 2,2,2 -periodic 1,1,1 -material InAs -strain keating -strain_substrate GaAs", &sys, &r),
+            0);
   const double expected = sys.a_nm / (sys.model.materials[0].a_lattice / 10) - 1;
   for (const Voigt &e : StrainTensors(sys.structure, sys.model, sys.a_nm)) {
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(e[k], expected, 1e-12);
@@ -382,8 +416,8 @@ TEST(Strain, PreconditionedIterationsDoNotGrowWithSize) {
   auto dot = [](int n) {
     const double a = 0.56532, centre = n * a / 2;
     std::ostringstream o;
-    o << "-cells " << n << "," << n << "," << n << " -periodic 0,0,0 -dot_material InAs -dot_radius " << n * a / 4 << " -dot_center " << centre << "," << centre << ","
-      << centre << " -strain keating ";
+    o << "-cells " << n << "," << n << "," << n << " -periodic 0,0,0 -dot_material InAs -dot_radius " << n * a / 4
+      << " -dot_center " << centre << "," << centre << "," << centre << " -strain keating ";
     return o.str();
   };
   PetscInt iterations[2][2];
@@ -392,7 +426,9 @@ TEST(Strain, PreconditionedIterationsDoNotGrowWithSize) {
     for (int plain = 0; plain < 2; ++plain) {
       TightBindingSystem sys;
       RelaxationReport r;
-      ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, dot(4 + 4 * size) + (plain ? "-strain_snes_qn_scale_type scalar" : ""), &sys, &r), 0);
+      ASSERT_EQ(
+          Relaxed(PETSC_COMM_WORLD, dot(4 + 4 * size) + (plain ? "-strain_snes_qn_scale_type scalar" : ""), &sys, &r),
+          0);
       ASSERT_TRUE(r.converged);
       EXPECT_LE(r.max_force, 1e-3);
       iterations[size][plain] = r.iterations, energy[size][plain] = r.energy;
@@ -413,7 +449,8 @@ TEST(Strain, ZeroEnergyMotionsLeaveTheStep) {
     int rigid;
     bool floppy;
   };
-  for (const Box &box : {Box{"-cells 2,2,3 -periodic 0,0,0", 6, true}, Box{"-cells 2,2,3 -periodic 1,0,0", 4, false}, Box{"-cells 2,2,3 -periodic 1,1,0", 3, false}}) {
+  for (const Box &box : {Box{"-cells 2,2,3 -periodic 0,0,0", 6, true}, Box{"-cells 2,2,3 -periodic 1,0,0", 4, false},
+                         Box{"-cells 2,2,3 -periodic 1,1,0", 3, false}}) {
     SCOPED_TRACE(box.options);
     EnergyAt e;
     ZeroEnergyMotions zero;
@@ -431,7 +468,8 @@ TEST(Strain, ZeroEnergyMotionsLeaveTheStep) {
     ASSERT_EQ(VecGetArray(step, &a), 0);
     for (PetscInt i = 0; i < s.owned; ++i) {
       const std::array<double, 3> x = s.position(i, e.sys.a_nm);
-      const double w[3] = {box.rigid > 3 ? 0.01 : 0.0, box.rigid > 4 ? -0.02 : 0.0, box.rigid > 4 ? 0.03 : 0.0}, t[3] = {0.1, 0.2, -0.3};
+      const double w[3] = {box.rigid > 3 ? 0.01 : 0.0, box.rigid > 4 ? -0.02 : 0.0, box.rigid > 4 ? 0.03 : 0.0},
+                   t[3] = {0.1, 0.2, -0.3};
       for (int c = 0; c < 3; ++c) {
         r[3 * i + c] = t[c] + w[(c + 1) % 3] * (x[(c + 2) % 3] - 0.3) - w[(c + 2) % 3] * (x[(c + 1) % 3] - 0.3);
         a[3 * i + c] = 1e-3 * UnitInterval(MixBits(3 * canonical[i] + c));

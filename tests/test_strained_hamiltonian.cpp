@@ -40,7 +40,9 @@ void DisplaceAtoms(Structure *s) {
   for (size_t i = 0; i < s->sites.size(); ++i) {
     const PlaneIndex &p = s->sites[i];
     for (int c = 0; c < 3; ++c) {
-      const unsigned long long key = ((unsigned long long)p.x * 1315423911ULL + (unsigned long long)p.y) * 2654435761ULL + (unsigned long long)p.z; // wraps: unsigned
+      const unsigned long long key =
+          ((unsigned long long)p.x * 1315423911ULL + (unsigned long long)p.y) * 2654435761ULL +
+          (unsigned long long)p.z; // wraps: unsigned
       unsigned long long z = 0x9e3779b97f4a7c15ULL * (key * 3 + (unsigned long long)c + 1);
       z ^= z >> 31, z *= 0xbf58476d1ce4e5b9ULL, z ^= z >> 29;
       s->displacement[i][c] = 0.012 * ((double)(z & 0xffff) / 32768.0 - 1.0);
@@ -99,7 +101,8 @@ void ExpectOperatorsAgree(const std::string &options) {
 TEST(StrainedHamiltonian, ZeroDisplacementIsTheUnstrainedHBitForBit) {
   TBPETA_ASSERT_RANKS();
   // Open (passivated) and periodic at a general k, GaAs and Si; the strained model with every atom in place.
-  for (const std::string base : {"-params nemo3d -material GaAs -cells 2,2,3 -periodic 0,0,0", "-params nemo3d -material Si -cells 2,2,2 -periodic 1,1,1 -k 0.13,0.27,0.41"}) {
+  for (const std::string base : {"-params nemo3d -material GaAs -cells 2,2,3 -periodic 0,0,0",
+                                 "-params nemo3d -material Si -cells 2,2,2 -periodic 1,1,1 -k 0.13,0.27,0.41"}) {
     SCOPED_TRACE(base);
     TightBindingSystem ideal, strained;
     ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, base, &ideal), 0);
@@ -127,7 +130,8 @@ struct ScaledCell {
 PetscErrorCode MakeScaledCell(const std::string &material, double s, bool onsite, ScaledCell *out) {
   TightBindingSystem sys;
   PetscFunctionBeginUser;
-  PetscCall(BuildFromOptions(PETSC_COMM_SELF, "-params nemo3d -cells 1,1,1 -periodic 1,1,1 -strain keating -material " + material, &sys));
+  PetscCall(BuildFromOptions(
+      PETSC_COMM_SELF, "-params nemo3d -cells 1,1,1 -periodic 1,1,1 -strain keating -material " + material, &sys));
   out->ideal = sys.model;
   out->ideal.strained.on = false;
   PetscCall(CreateBulkCell(sys.model, 0, 1, &out->cell));
@@ -148,7 +152,8 @@ TwoCentreIntegrals HandScaled(const MaterialParameters &m, double s) {
   v.s_a_d_c_sigma *= f(e.sd_sigma), v.s_c_d_a_sigma *= f(e.sd_sigma);
   v.sstar_a_d_c_sigma *= f(e.sstar_d_sigma), v.sstar_c_d_a_sigma *= f(e.sstar_d_sigma);
   v.pp_sigma *= f(e.pp_sigma), v.pp_pi *= f(e.pp_pi);
-  v.p_a_d_c_sigma *= f(e.pd_sigma), v.p_c_d_a_sigma *= f(e.pd_sigma), v.p_a_d_c_pi *= f(e.pd_pi), v.p_c_d_a_pi *= f(e.pd_pi);
+  v.p_a_d_c_sigma *= f(e.pd_sigma), v.p_c_d_a_sigma *= f(e.pd_sigma), v.p_a_d_c_pi *= f(e.pd_pi),
+      v.p_c_d_a_pi *= f(e.pd_pi);
   v.dd_sigma *= f(e.dd_sigma), v.dd_pi *= f(e.dd_pi), v.dd_delta *= f(e.dd_delta);
   return v;
 }
@@ -232,13 +237,17 @@ TEST(StrainedHamiltonian, OnsiteCorrectionOfAScaledBondInClosedForm) {
   const MaterialParameters &m = with.cell.model.materials[0];
   const StrainedBondParameters &e = m.strained;
   const double Ea = m.anion_onsite.s - e.shift_anion;
-  auto term = [&](double C, double V, double eta, double Ec) { return C * V * V * (1 - std::pow(s, -2 * eta)) / (Ea + Ec - e.shift_cation); };
-  const double expected = 4 * e.onsite_scale *
-                          (term(e.C[kKindS][kKindS], m.bond.ss_sigma, e.ss_sigma, m.cation_onsite.s) +
-                           term(e.C[kKindS][kKindSstar], m.bond.s_a_sstar_c_sigma, e.s_sstar_sigma, m.cation_onsite.sstar) +
-                           term(e.C[kKindS][kKindP], m.bond.s_a_p_c_sigma, e.sp_sigma, m.cation_onsite.p) +
-                           term(e.C[kKindS][kKindD], m.bond.s_a_d_c_sigma, e.sd_sigma, m.cation_onsite.d));
-  const HamiltonianBlocks a(with.cell.structure, with.cell.model, {0, 0, 0}), b(without.cell.structure, without.cell.model, {0, 0, 0});
+  auto term = [&](double C, double V, double eta, double Ec) {
+    return C * V * V * (1 - std::pow(s, -2 * eta)) / (Ea + Ec - e.shift_cation);
+  };
+  const double expected =
+      4 * e.onsite_scale *
+      (term(e.C[kKindS][kKindS], m.bond.ss_sigma, e.ss_sigma, m.cation_onsite.s) +
+       term(e.C[kKindS][kKindSstar], m.bond.s_a_sstar_c_sigma, e.s_sstar_sigma, m.cation_onsite.sstar) +
+       term(e.C[kKindS][kKindP], m.bond.s_a_p_c_sigma, e.sp_sigma, m.cation_onsite.p) +
+       term(e.C[kKindS][kKindD], m.bond.s_a_d_c_sigma, e.sd_sigma, m.cation_onsite.d));
+  const HamiltonianBlocks a(with.cell.structure, with.cell.model, {0, 0, 0}),
+      b(without.cell.structure, without.cell.model, {0, 0, 0});
   PetscInt anion = 0;
   while (with.cell.structure.sublattice(anion) != Sublattice::anion) ++anion;
   const double shift = a.onsiteTerms(anion).diag[kS] - b.onsiteTerms(anion).diag[kS];
@@ -249,7 +258,11 @@ TEST(StrainedHamiltonian, OnsiteCorrectionOfAScaledBondInClosedForm) {
 TEST(StrainedHamiltonian, HermitianAndTimeReversalSymmetric) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -cells 3,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.5 -strain keating", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD,
+                             "-params nemo3d -material GaAs -cells 3,2,2 -periodic 0,0,0 -dot_material InAs "
+                             "-dot_radius 0.5 -strain keating",
+                             &sys),
+            0);
   DisplaceAtoms(&sys.structure);
   Mat H;
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
@@ -286,16 +299,25 @@ TEST(StrainedHamiltonian, OperatorsAgreeOnStrainedStructures) {
   TBPETA_ASSERT_RANKS();
   // An alloyed dot with open faces, a periodic crystal at a general k (Bloch phases on strained bonds), Si, and a set
   // without strain data under Harrison's scaling.
-  ExpectOperatorsAgree("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy InAs,0.3 -alloy_seed 7 -dot_material InAs -dot_radius 0.5 -strain keating");
+  ExpectOperatorsAgree("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy InAs,0.3 -alloy_seed 7 "
+                       "-dot_material InAs -dot_radius 0.5 -strain keating");
   ExpectOperatorsAgree("-params nemo3d -material InAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41 -strain keating");
-  ExpectOperatorsAgree("-params nemo3d -material Si -cells 2,3,2 -periodic 1,0,0 -k 0.2,0,0 -strain keating -strain_onsite none");
-  ExpectOperatorsAgree("-params jancu1998 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -strain keating -strain_tb_scaling harrison");
+  ExpectOperatorsAgree(
+      "-params nemo3d -material Si -cells 2,3,2 -periodic 1,0,0 -k 0.2,0,0 -strain keating -strain_onsite none");
+  ExpectOperatorsAgree("-params jancu1998 -material GaAs -cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius "
+                       "0.4 -strain keating -strain_tb_scaling harrison");
 }
 
 TEST(StrainedHamiltonian, PassivationKeepsTheIdealDirection) {
   TightBindingSystem a, b;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, "-params nemo3d -material GaAs -cells 2,2,2 -periodic 0,0,0 -strain keating -strain_onsite none", &a), 0);
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, "-params nemo3d -material GaAs -cells 2,2,2 -periodic 0,0,0 -strain keating -strain_onsite none", &b), 0);
+  ASSERT_EQ(BuildFromOptions(
+                PETSC_COMM_SELF,
+                "-params nemo3d -material GaAs -cells 2,2,2 -periodic 0,0,0 -strain keating -strain_onsite none", &a),
+            0);
+  ASSERT_EQ(BuildFromOptions(
+                PETSC_COMM_SELF,
+                "-params nemo3d -material GaAs -cells 2,2,2 -periodic 0,0,0 -strain keating -strain_onsite none", &b),
+            0);
   DisplaceAtoms(&b.structure);
   const HamiltonianBlocks ha(a.structure, a.model, {0, 0, 0}), hb(b.structure, b.model, {0, 0, 0});
   int passivated = 0;
@@ -310,8 +332,10 @@ TEST(StrainedHamiltonian, PassivationKeepsTheIdealDirection) {
 
 TEST(StrainedHamiltonian, RelaxedDotHasTheSameLevelsOnEveryRankCount) {
   TBPETA_ASSERT_RANKS();
-  const std::string options = "-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_radius 0.7 -strain keating -strain_snes_atol 1e-7";
-  const std::string solve = "-eps_type krylovschur -eps_nev 4 -eps_tol 1e-12 -st_type sinvert -st_pc_type lu -st_pc_factor_mat_solver_type mumps";
+  const std::string options = "-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs "
+                              "-dot_radius 0.7 -strain keating -strain_snes_atol 1e-7";
+  const std::string solve = "-eps_type krylovschur -eps_nev 4 -eps_tol 1e-12 -st_type sinvert -st_pc_type lu "
+                            "-st_pc_factor_mat_solver_type mumps";
   std::vector<double> levels[2];
   const MPI_Comm comms[2] = {PETSC_COMM_WORLD, PETSC_COMM_SELF};
   for (int c = 0; c < 2; ++c) {
@@ -335,7 +359,9 @@ TEST(StrainedHamiltonian, RelaxedDotHasTheSameLevelsOnEveryRankCount) {
 TEST(StrainedHamiltonian, SetsWithoutStrainDataAreRefusedUnlessHarrison) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params jancu1998 -material GaAs -cells 1,1,1 -periodic 1,1,1 -strain keating", &sys), 0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD,
+                             "-params jancu1998 -material GaAs -cells 1,1,1 -periodic 1,1,1 -strain keating", &sys),
+            0);
   Mat H = nullptr;
   std::string message;
   EXPECT_EQ(FirstMessage([&] { return tbpeta::test::MakeOperator(sys, "aij", &H); }, &message), PETSC_ERR_USER_INPUT);
@@ -354,7 +380,9 @@ TEST(StrainedHamiltonian, SetsWithoutStrainDataAreRefusedUnlessHarrison) {
 TEST(StrainedHamiltonian, OnTheFlyScalingEqualsThePower) {
   for (const char *material : {"GaAs", "InAs", "Si"}) {
     TightBindingSystem sys;
-    ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, std::string("-params nemo3d -cells 1,1,1 -strain keating -material ") + material, &sys), 0);
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF,
+                               std::string("-params nemo3d -cells 1,1,1 -strain keating -material ") + material, &sys),
+              0);
     const MaterialParameters &m = sys.model.materials[0];
     for (bool anion_row : {true, false}) {
       const double d0sq = UnstrainedBondLength2(m);
@@ -376,7 +404,8 @@ TEST(StrainedHamiltonian, OnTheFlyScalingEqualsThePower) {
           strained_kernel::ScaleIntegrals(R, g.len2[b], g.log_ratio[b], V);
           for (int k = 0; k < kRowIntegrals; ++k) {
             const double expected = R.v[k] * std::pow(d0sq / g.len2[b], R.half_eta[k]);
-            EXPECT_NEAR(V[k], expected, 2e-15 * std::fabs(expected)) << m.material << " stretch " << stretch << " integral " << k;
+            EXPECT_NEAR(V[k], expected, 2e-15 * std::fabs(expected))
+                << m.material << " stretch " << stretch << " integral " << k;
           }
         }
       }

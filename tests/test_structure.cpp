@@ -54,13 +54,15 @@ void CheckStructure(const std::string &options) {
 
   // Owners' numbering: (canonical -> global) of every owned atom, gathered (small test systems only).
   std::vector<long long> mine;
-  for (PetscInt i = 0; i < s.owned; ++i) mine.push_back(s.lattice.canonicalIndex(s.sites[i])), mine.push_back(s.globalIndex(i));
+  for (PetscInt i = 0; i < s.owned; ++i)
+    mine.push_back(s.lattice.canonicalIndex(s.sites[i])), mine.push_back(s.globalIndex(i));
   int n = (int)mine.size(), size = tbpeta::test::commSize();
   std::vector<int> counts(size), displs(size, 0);
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
   for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
   std::vector<long long> all(displs[size - 1] + counts[size - 1]);
-  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG, PETSC_COMM_WORLD);
+  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG,
+                 PETSC_COMM_WORLD);
   std::map<long long, long long> global_of;
   std::set<long long> globals;
   for (size_t t = 0; t < all.size(); t += 2) global_of[all[t]] = all[t + 1], globals.insert(all[t + 1]);
@@ -80,10 +82,12 @@ void CheckStructure(const std::string &options) {
   const CanonicalRuns runs = s.canonicalRuns();
   ASSERT_EQ(runs.start.size(), runs.first.size() + 1);
   EXPECT_EQ(runs.start.back(), s.owned);
-  for (size_t r = 1; r < runs.first.size(); ++r) EXPECT_NE(runs.first[r], runs.first[r - 1] + (runs.start[r] - runs.start[r - 1]));
+  for (size_t r = 1; r < runs.first.size(); ++r)
+    EXPECT_NE(runs.first[r], runs.first[r - 1] + (runs.start[r] - runs.start[r - 1]));
   for (PetscInt i = 0; i < s.owned; ++i) EXPECT_EQ(runs.canonical(i), canonical[i]);
   const auto &planes = s.lattice.planes();
-  if (s.owned > 0 && s.box.lo[1] == 0 && s.box.hi[1] == planes[1] && s.box.lo[2] == 0 && s.box.hi[2] == planes[2]) EXPECT_EQ(runs.first.size(), 1u);
+  if (s.owned > 0 && s.box.lo[1] == 0 && s.box.hi[1] == planes[1] && s.box.lo[2] == 0 && s.box.hi[2] == planes[2])
+    EXPECT_EQ(runs.first.size(), 1u);
   for (PetscInt i = 0; i < s.owned; ++i) {
     EXPECT_EQ(canonical[i], s.lattice.canonicalIndex(s.sites[i]));
     for (int b = 0; b < 4; ++b) {
@@ -99,7 +103,8 @@ void CheckStructure(const std::string &options) {
       if (!s.lattice.neighbour(s.sites[i], b, &q, &wrap)) continue;
       ASSERT_GE(s.bonds[i][b], 0);
       EXPECT_EQ(s.sites[s.bonds[i][b]], q) << "atom " << i << " bond " << b;
-      for (int a = 0; a < 3; ++a) EXPECT_EQ(s.wrap(i, b, a), (wrap[a] > 0) - (wrap[a] < 0)) << "atom " << i << " bond " << b;
+      for (int a = 0; a < 3; ++a)
+        EXPECT_EQ(s.wrap(i, b, a), (wrap[a] > 0) - (wrap[a] < 0)) << "atom " << i << " bond " << b;
     }
   }
   // Without a dot or an alloy every atom is of the host (a halo anion's material is never needed).
@@ -136,7 +141,8 @@ TEST(Structure, BoxCountIsTheNumberOfSites) {
           for (int x = box.lo[0]; x < box.hi[0]; ++x)
             for (int y = box.lo[1]; y < box.hi[1]; ++y)
               for (int z = box.lo[2]; z < box.hi[2]; ++z) sites += ZincblendeLattice::isSite({x, y, z});
-          EXPECT_EQ(box.countAtoms(), sites) << "box [" << x0 << "," << box.hi[0] << ") x [" << y0 << "," << box.hi[1] << ") x [" << z0 << "," << box.hi[2] << ")";
+          EXPECT_EQ(box.countAtoms(), sites) << "box [" << x0 << "," << box.hi[0] << ") x [" << y0 << "," << box.hi[1]
+                                             << ") x [" << z0 << "," << box.hi[2] << ")";
         }
 }
 
@@ -145,17 +151,20 @@ TEST(Structure, ExplicitProcessGridAndThinSlabs) {
   const int size = tbpeta::test::commSize();
   // Slabs as thin as one plane: 4 planes along x on up to 3 ranks.
   CheckStructure("-params vogl1983 -cells 1,2,2 -partition slab");
-  CheckStructure("-params vogl1983 -cells 2,2,2 -da_processors_x 1 -da_processors_y 1 -da_processors_z " + std::to_string(size));
+  CheckStructure("-params vogl1983 -cells 2,2,2 -da_processors_x 1 -da_processors_y 1 -da_processors_z " +
+                 std::to_string(size));
 }
 
 TEST(Structure, MaterialsDoNotDependOnRanks) {
   TBPETA_ASSERT_RANKS();
-  const std::string opts = "-params nemo3d -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_shape sphere -dot_radius 0.6 -host_alloy AlAs,0.3 -alloy_seed 7";
+  const std::string opts = "-params nemo3d -cells 3,3,3 -periodic 0,0,0 -dot_material InAs -dot_shape sphere "
+                           "-dot_radius 0.6 -host_alloy AlAs,0.3 -alloy_seed 7";
   TightBindingSystem par, ser;
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, opts, &par), 0);
   ASSERT_EQ(BuildFromOptions(PETSC_COMM_SELF, opts + " -partition cube", &ser), 0);
   std::map<long long, int> serial;
-  for (PetscInt i = 0; i < ser.structure.owned; ++i) serial[ser.lattice.canonicalIndex(ser.structure.sites[i])] = ser.structure.material[i];
+  for (PetscInt i = 0; i < ser.structure.owned; ++i)
+    serial[ser.lattice.canonicalIndex(ser.structure.sites[i])] = ser.structure.material[i];
   int in_dot = 0, alloyed = 0;
   for (PetscInt i = 0; i < (PetscInt)par.structure.sites.size(); ++i) {
     if (par.structure.sublattice(i) != Sublattice::cation) continue;
@@ -174,7 +183,9 @@ TEST(Structure, MaterialsDoNotDependOnRanks) {
 TEST(Structure, BadGridsAndCellsAreRefused) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  auto code = [&](const std::string &o) { return tbpeta::test::Quietly([&] { return BuildFromOptions(PETSC_COMM_WORLD, o, &sys); }); };
+  auto code = [&](const std::string &o) {
+    return tbpeta::test::Quietly([&] { return BuildFromOptions(PETSC_COMM_WORLD, o, &sys); });
+  };
   EXPECT_EQ(code("-cells 0,2,2"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-cells 2,2"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-cells -1,2,2"), PETSC_ERR_USER_INPUT);
@@ -182,7 +193,9 @@ TEST(Structure, BadGridsAndCellsAreRefused) {
   EXPECT_EQ(code("-periodic 1,2,1"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-periodic 1,1"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-da_processors_x 5"), tbpeta::test::commSize() % 5 ? PETSC_ERR_USER_INPUT : 0);
-  EXPECT_EQ(code("-cells 1,1,1 -da_processors_x 1 -da_processors_y 1 -da_processors_z " + std::to_string(tbpeta::test::commSize() * 5)), PETSC_ERR_USER_INPUT);
+  EXPECT_EQ(code("-cells 1,1,1 -da_processors_x 1 -da_processors_y 1 -da_processors_z " +
+                 std::to_string(tbpeta::test::commSize() * 5)),
+            PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-cells 2,2,2 -dot_material InAs -dot_radius 5"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-cells 2,2,2 -dot_material InAs -dot_radius 0.5 -dot_center 0.1,0.5,0.5"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-cells 2,2,2 -dot_material GaN"), PETSC_ERR_USER_INPUT);
@@ -191,6 +204,7 @@ TEST(Structure, BadGridsAndCellsAreRefused) {
   EXPECT_EQ(code("-host_alloy InAs"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-host_alloy InAs,1.5"), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(code("-params vogl1983 -tb_spin_orbit 1"), PETSC_ERR_USER_INPUT);
-  if (tbpeta::test::commSize() > 1) EXPECT_EQ(code("-cells 1,1,1 -partition slab -da_processors_x 9"), PETSC_ERR_USER_INPUT);
+  if (tbpeta::test::commSize() > 1)
+    EXPECT_EQ(code("-cells 1,1,1 -partition slab -da_processors_x 9"), PETSC_ERR_USER_INPUT);
   PetscOptionsClear(nullptr);
 }

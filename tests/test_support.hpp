@@ -22,7 +22,9 @@ PetscErrorCode HashedVector(Mat H, Vec *x);
 } // namespace tbpeta::test
 
 // Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.
-#define TBPETA_ASSERT_RANKS()                                                                                    \
-  do {                                                                                                           \
-    if (::tbpeta::test::expectedRanks() > 0) { ASSERT_EQ(::tbpeta::test::commSize(), ::tbpeta::test::expectedRanks()); } \
+#define TBPETA_ASSERT_RANKS()                                                                                          \
+  do {                                                                                                                 \
+    if (::tbpeta::test::expectedRanks() > 0) {                                                                         \
+      ASSERT_EQ(::tbpeta::test::commSize(), ::tbpeta::test::expectedRanks());                                          \
+    }                                                                                                                  \
   } while (0)

@@ -30,10 +30,12 @@ PetscErrorCode ReportUnusedOptions(MPI_Comm comm, const char *program) {
   PetscCall(PetscOptionsLeftGet(nullptr, &n, &names, &values));
   for (PetscInt i = 0; i < n; ++i) {
     list += std::string(list.empty() ? "-" : ", -") + names[i];
-    if (!OptionsStrict()) PetscCall(PetscPrintf(comm, "%s: warning: option -%s was given but not used\n", program, names[i]));
+    if (!OptionsStrict())
+      PetscCall(PetscPrintf(comm, "%s: warning: option -%s was given but not used\n", program, names[i]));
   }
   PetscCall(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
-  PetscCheck(!OptionsStrict() || n == 0, comm, PETSC_ERR_USER_INPUT, "-options_strict: %s given but not used", list.c_str());
+  PetscCheck(!OptionsStrict() || n == 0, comm, PETSC_ERR_USER_INPUT, "-options_strict: %s given but not used",
+             list.c_str());
   PetscFunctionReturn(0);
 }
 
@@ -91,7 +93,10 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
     ierr = RunApplication(program, run, &exit_code);
   } catch (const std::bad_alloc &) {
     // A C++ container could not grow: one line, then stop every rank (the others may be in a collective).
-    std::fprintf(stderr, "%s: error: out of memory while building the structure (use more ranks, fewer -cells, or check the memory estimate)\n", program);
+    std::fprintf(stderr,
+                 "%s: error: out of memory while building the structure (use more ranks, fewer -cells, or check the "
+                 "memory estimate)\n",
+                 program);
     std::fflush(stderr);
     MPI_Abort(PETSC_COMM_WORLD, 1);
   }

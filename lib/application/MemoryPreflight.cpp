@@ -21,7 +21,8 @@ constexpr double kMB = 1048576.0;
 
 // Bytes of H of kind `hopts` per owned atom and per structure, from periodic bulk cells of 1 and 2 cubic cells of the
 // host (8 and 64 atoms, every bond present, no halo).
-PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const HamiltonianOptions &hopts, double *per_atom, double *constant) {
+PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const HamiltonianOptions &hopts, double *per_atom,
+                                       double *constant) {
   double bytes[2];
   PetscFunctionBeginUser;
   for (int n = 1; n <= 2; ++n) {
@@ -36,7 +37,8 @@ PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const Hami
 
 } // namespace
 
-PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts, PetscInt vectors_held, MemoryEstimate *est) {
+PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
+                                 PetscInt vectors_held, MemoryEstimate *est) {
   PetscMPIInt rank;
   double per_atom = 0, constant = 0;
   PetscFunctionBeginUser;
@@ -50,11 +52,13 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
   // each atom's displacement only when a relaxation sets them.
   const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
-  const double owned_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + sizeof(std::uint32_t);
+  const double owned_bytes =
+      sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + sizeof(std::uint32_t);
   const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
   e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
   // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.
-  e.hamiltonian = per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
+  e.hamiltonian =
+      per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
   e.vectors = (double)vectors_held * (double)d.owned * bs * sizeof(PetscScalar);
   const double rss_kb = ProcStatusKb("VmRSS");
   e.runtime = rss_kb > 0 ? rss_kb * 1024.0 : 0;
@@ -80,23 +84,30 @@ PetscErrorCode MemoryLimitFromOptions(MPI_Comm comm, double *limit_mb, bool *giv
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_DOUBLE, MPI_MIN, comm));
   const double fallback = available > 0 ? available / on_node : 0;
   PetscOptionsBegin(comm, nullptr, "Memory preflight", "tbpeta");
-  PetscCall(PetscOptionsReal("-memory_limit", "Refuse a run whose estimated memory per rank exceeds this many MB (default: MemAvailable of the node / ranks on the node)",
+  PetscCall(PetscOptionsReal("-memory_limit",
+                             "Refuse a run whose estimated memory per rank exceeds this many MB (default: MemAvailable "
+                             "of the node / ranks on the node)",
                              "tbpeta", fallback, &limit, &set));
   PetscOptionsEnd();
-  if (set) PetscCheck(std::isfinite(limit) && limit > 0, comm, PETSC_ERR_USER_INPUT, "-memory_limit: must be a positive number of MB per rank, got %g", (double)limit);
+  if (set)
+    PetscCheck(std::isfinite(limit) && limit > 0, comm, PETSC_ERR_USER_INPUT,
+               "-memory_limit: must be a positive number of MB per rank, got %g", (double)limit);
   *limit_mb = set ? limit : fallback;
   *given = set;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts, const MemoryEstimate &est, double limit_mb, bool given) {
+PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
+                               const MemoryEstimate &est, double limit_mb, bool given) {
   PetscMPIInt size;
   PetscFunctionBeginUser;
-  if (limit_mb <= 0 || est.total() <= limit_mb * kMB) PetscFunctionReturn(0); // no limit known (no /proc/meminfo), or it fits
+  if (limit_mb <= 0 || est.total() <= limit_mb * kMB)
+    PetscFunctionReturn(0); // no limit known (no /proc/meminfo), or it fits
   PetscCallMPI(MPI_Comm_size(comm, &size));
   std::string hints;
   const double scalable = est.structure + est.hamiltonian + est.vectors, room = limit_mb * kMB - est.runtime;
-  if (room > 0) hints += "about " + std::to_string((long long)std::ceil(size * scalable / room)) + " ranks (mpiexec -n)";
+  if (room > 0)
+    hints += "about " + std::to_string((long long)std::ceil(size * scalable / room)) + " ranks (mpiexec -n)";
   if (hopts.kind != "shell") {
     HamiltonianOptions shell = hopts;
     shell.kind = "shell";
@@ -106,11 +117,15 @@ PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, con
     std::snprintf(text, sizeof text, "-hamiltonian shell (then %.0f MB per rank)", on_the_fly.total() / kMB);
     hints += (hints.empty() ? "" : ", ") + std::string(text);
   }
-  if (est.vectors > 0.25 * est.total()) hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-eps_nev)");
+  if (est.vectors > 0.25 * est.total())
+    hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-eps_nev)");
   SETERRQ(comm, PETSC_ERR_USER_INPUT,
-          "-memory_limit: this run needs about %.0f MB per rank (structure %.0f MB, H %s %.0f MB, %" PetscInt_FMT " solver vectors %.0f MB, runtime %.0f MB) but %s %.0f MB per rank; to fit, use %s",
-          est.total() / kMB, est.structure / kMB, hopts.kind.c_str(), est.hamiltonian / kMB, est.vectors_held, est.vectors / kMB, est.runtime / kMB,
-          given ? "-memory_limit is" : "the node has (MemAvailable / ranks on the node)", limit_mb, hints.empty() ? "a machine with more memory" : hints.c_str());
+          "-memory_limit: this run needs about %.0f MB per rank (structure %.0f MB, H %s %.0f MB, %" PetscInt_FMT
+          " solver vectors %.0f MB, runtime %.0f MB) but %s %.0f MB per rank; to fit, use %s",
+          est.total() / kMB, est.structure / kMB, hopts.kind.c_str(), est.hamiltonian / kMB, est.vectors_held,
+          est.vectors / kMB, est.runtime / kMB,
+          given ? "-memory_limit is" : "the node has (MemAvailable / ranks on the node)", limit_mb,
+          hints.empty() ? "a machine with more memory" : hints.c_str());
 }
 
 } // namespace tbpeta

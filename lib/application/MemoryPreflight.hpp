@@ -21,13 +21,15 @@ struct MemoryEstimate {
 
 // The estimate for the system's lattice, partition and model (its structure not built yet: counted from the
 // planes of each rank's box, CountDomainHalo), H of kind `hopts` and `vectors_held` vectors. Collective.
-PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts, PetscInt vectors_held, MemoryEstimate *est);
+PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
+                                 PetscInt vectors_held, MemoryEstimate *est);
 
 // -memory_limit MB per rank (default: MemAvailable of the node / ranks on the node). Collective.
 PetscErrorCode MemoryLimitFromOptions(MPI_Comm comm, double *limit_mb, bool *given);
 
 // Refuses (one line, PETSC_ERR_USER_INPUT, collective) a run whose estimate exceeds the limit, naming the parts and
 // what would make it fit: more ranks, -hamiltonian shell (with its estimate) or fewer states.
-PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts, const MemoryEstimate &est, double limit_mb, bool given);
+PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
+                               const MemoryEstimate &est, double limit_mb, bool given);
 
 } // namespace tbpeta

@@ -39,7 +39,9 @@ std::vector<std::string> NamesIn(const std::string &listing) {
   std::istringstream in(listing);
   for (std::string line; std::getline(in, line);) {
     const size_t dash = line.find_first_not_of(' ');
-    if (dash == std::string::npos || line[dash] != '-' || dash + 1 >= line.size() || !std::isalpha((unsigned char)line[dash + 1])) continue;
+    if (dash == std::string::npos || line[dash] != '-' || dash + 1 >= line.size() ||
+        !std::isalpha((unsigned char)line[dash + 1]))
+      continue;
     size_t end = dash + 1;
     while (end < line.size() && (std::isalnum((unsigned char)line[end]) || line[end] == '_')) ++end;
     names.insert(line.substr(dash + 1, end - dash - 1));
@@ -101,11 +103,35 @@ PetscErrorCode UnreadOptions(std::vector<std::string> *names) {
 } // namespace
 
 bool ReadLate(const std::string &name) {
-  for (const char *prefix : {"log_", "malloc", "memory_view", "options_", "info", "history", "objects_dump", "on_error", "fp_trap", "start_in_debugger", "debugger", "stop_for_debugger",
-                             "checkstack", "check_pointer", "viewer_", "saws", "display", "nox", "x_virtual", "petsc", "mpi_", "skip_petscrc", "no_signal_handler", "help", "version"})
+  for (const char *prefix : {"log_",
+                             "malloc",
+                             "memory_view",
+                             "options_",
+                             "info",
+                             "history",
+                             "objects_dump",
+                             "on_error",
+                             "fp_trap",
+                             "start_in_debugger",
+                             "debugger",
+                             "stop_for_debugger",
+                             "checkstack",
+                             "check_pointer",
+                             "viewer_",
+                             "saws",
+                             "display",
+                             "nox",
+                             "x_virtual",
+                             "petsc",
+                             "mpi_",
+                             "skip_petscrc",
+                             "no_signal_handler",
+                             "help",
+                             "version"})
     if (name.rfind(prefix, 0) == 0) return true;
   // viewers and monitors of any object and prefix (-eps_view, -strain_snes_monitor), the factorisations' packages
-  for (const char *part : {"_view", "view_", "_monitor", "mat_mumps_", "mat_superlu", "mat_strumpack", "mat_mkl_", "_converged_reason", "_error_"})
+  for (const char *part : {"_view", "view_", "_monitor", "mat_mumps_", "mat_superlu", "mat_strumpack", "mat_mkl_",
+                           "_converged_reason", "_error_"})
     if (name.find(part) != std::string::npos) return true;
   return false;
 }
@@ -124,7 +150,9 @@ PetscErrorCode OptionsStrictFromOptions(MPI_Comm comm) {
   PetscBool value = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Options", "tbpeta");
-  PetscCall(PetscOptionsBool("-options_strict", "An option that nothing reads is an error, before the work (else a warning)", "tbpeta", value, &value, nullptr));
+  PetscCall(PetscOptionsBool("-options_strict",
+                             "An option that nothing reads is an error, before the work (else a warning)", "tbpeta",
+                             value, &value, nullptr));
   PetscOptionsEnd();
   strict = value;
   PetscFunctionReturn(0);
@@ -132,7 +160,8 @@ PetscErrorCode OptionsStrictFromOptions(MPI_Comm comm) {
 
 bool OptionsStrict() { return strict; }
 
-PetscErrorCode CheckOptionsBeforeWork(MPI_Comm comm, const char *program, const std::function<PetscErrorCode()> &read_all) {
+PetscErrorCode CheckOptionsBeforeWork(MPI_Comm comm, const char *program,
+                                      const std::function<PetscErrorCode()> &read_all) {
   std::vector<std::string> unread;
   PetscFunctionBeginUser;
   std::string listing;
@@ -145,15 +174,21 @@ PetscErrorCode CheckOptionsBeforeWork(MPI_Comm comm, const char *program, const 
   std::string list;
   for (const std::string &name : unread) {
     const std::string near = NearestOption(name, known);
-    const std::string hint = near.empty() ? "" : near == name ? " (not read with these settings)" : " (did you mean -" + near + "?)";
+    const std::string hint = near.empty()   ? ""
+                             : near == name ? " (not read with these settings)"
+                                            : " (did you mean -" + near + "?)";
     const std::string one = "-" + name + hint;
     list += (list.empty() ? "" : ", ") + one;
-    if (!strict) PetscCall(PetscPrintf(comm, "%s: warning: option %s is given but nothing reads it; it is ignored (-options_strict makes this an error)\n", program, one.c_str()));
+    if (!strict)
+      PetscCall(PetscPrintf(
+          comm,
+          "%s: warning: option %s is given but nothing reads it; it is ignored (-options_strict makes this an error)\n",
+          program, one.c_str()));
     PetscBool marked;
     PetscCall(PetscOptionsHasName(nullptr, nullptr, ("-" + name).c_str(), &marked)); // reported once: not again at exit
   }
-  PetscCheck(!strict, comm, PETSC_ERR_USER_INPUT, "-options_strict: %s %s given but nothing reads %s; nothing was run", list.c_str(), unread.size() > 1 ? "are" : "is",
-             unread.size() > 1 ? "them" : "it");
+  PetscCheck(!strict, comm, PETSC_ERR_USER_INPUT, "-options_strict: %s %s given but nothing reads %s; nothing was run",
+             list.c_str(), unread.size() > 1 ? "are" : "is", unread.size() > 1 ? "them" : "it");
   PetscFunctionReturn(0);
 }
 

@@ -20,7 +20,8 @@ bool OptionsStrict();
 
 // The check: read_all() reads every option the program knows (its -help listing, run quietly: the options of the
 // objects it makes later are read now, and with -help on it names them all for the suggestions). Collective.
-PetscErrorCode CheckOptionsBeforeWork(MPI_Comm comm, const char *program, const std::function<PetscErrorCode()> &read_all);
+PetscErrorCode CheckOptionsBeforeWork(MPI_Comm comm, const char *program,
+                                      const std::function<PetscErrorCode()> &read_all);
 
 // Whether PETSc or a library reads option `name` (without its leading '-') only late in a run. Not collective.
 bool ReadLate(const std::string &name);

@@ -32,7 +32,8 @@ std::string OptionsFileProblem(int argc, char **argv) {
   }
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i] != "-options_file") continue;
-    if (i + 1 >= words.size() || words[i + 1].empty() || words[i + 1][0] == '-') return "-options_file: needs a file name";
+    if (i + 1 >= words.size() || words[i + 1].empty() || words[i + 1][0] == '-')
+      return "-options_file: needs a file name";
     const std::string problem = FileProblem(words[i + 1]);
     if (!problem.empty()) return "-options_file: cannot read '" + words[i + 1] + "' (" + problem + ")";
   }

@@ -17,10 +17,14 @@ PetscErrorCode RunOutputOptionsFromOptions(MPI_Comm comm, RunOutputOptions *opts
   PetscBool has_output = PETSC_FALSE, vectors = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Output", "tbpeta");
-  PetscCall(PetscOptionsString("-output", "Write eigenvalues, residuals, densities |psi|^2 per atom, the structure and the solver's counters to this HDF5 file (.h5), with FILE.xmf for ParaView; none by default",
+  PetscCall(PetscOptionsString("-output",
+                               "Write eigenvalues, residuals, densities |psi|^2 per atom, the structure and the "
+                               "solver's counters to this HDF5 file (.h5), with FILE.xmf for ParaView; none by default",
                                "tbpeta", output, output, sizeof(output), &has_output));
   // Off by default: the vectors take n x rows x 16 bytes, as much as the solver's own copies of them.
-  PetscCall(PetscOptionsBool("-output_vectors", "Also write the eigenvectors (states/vectors: n x rows x 16 bytes) to the -output file", "tbpeta", vectors, &vectors, nullptr));
+  PetscCall(PetscOptionsBool("-output_vectors",
+                             "Also write the eigenvectors (states/vectors: n x rows x 16 bytes) to the -output file",
+                             "tbpeta", vectors, &vectors, nullptr));
   PetscOptionsEnd();
   opts->path = has_output ? output : "";
   opts->write_vectors = vectors;
@@ -47,7 +51,8 @@ AtomTables Atoms(const TightBindingSystem &sys) {
   t.species_names = {mats[0].anion};
   for (const auto &m : mats) {
     t.material_names.push_back(m.material);
-    if (!species_index.count(m.cation)) species_index[m.cation] = (int)t.species_names.size(), t.species_names.push_back(m.cation);
+    if (!species_index.count(m.cation))
+      species_index[m.cation] = (int)t.species_names.size(), t.species_names.push_back(m.cation);
     cation_species.push_back(species_index[m.cation]);
   }
   t.canonical = s.canonicalAtoms();
@@ -62,11 +67,13 @@ AtomTables Atoms(const TightBindingSystem &sys) {
 
 // The strain/ group: displacement (N,3) nm, tensor (N,6) Voigt, hydrostatic, biaxial, energy (eV per atom), and
 // the relaxation's model, minimiser, iterations, largest force and convergence. `storage` keeps the arrays alive.
-AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain &strain, std::vector<std::vector<double>> *storage) {
+AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain &strain,
+                               std::vector<std::vector<double>> *storage) {
   const Structure &s = sys.structure;
   const RelaxationReport &r = strain.report;
   storage->assign(4, {});
-  std::vector<double> &u = (*storage)[0], &tensor = (*storage)[1], &hydrostatic = (*storage)[2], &biaxial = (*storage)[3];
+  std::vector<double> &u = (*storage)[0], &tensor = (*storage)[1], &hydrostatic = (*storage)[2],
+                      &biaxial = (*storage)[3];
   for (PetscInt i = 0; i < s.owned; ++i) {
     const std::array<double, 3> ui = s.displacementOf(i);
     u.insert(u.end(), ui.begin(), ui.end());
@@ -76,9 +83,17 @@ AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain
   }
   AtomGroupForOutput g;
   g.name = "strain";
-  g.fields = {{"displacement", 3, u}, {"tensor", 6, tensor}, {"hydrostatic", 1, hydrostatic}, {"biaxial", 1, biaxial}, {"energy", 1, strain.energy}};
+  g.fields = {{"displacement", 3, u},
+              {"tensor", 6, tensor},
+              {"hydrostatic", 1, hydrostatic},
+              {"biaxial", 1, biaxial},
+              {"energy", 1, strain.energy}};
   g.text = {{"model", r.model}, {"minimiser", "SNES " + r.snes_type}, {"converged_reason", r.reason}};
-  g.values = {{"iterations", (double)r.iterations}, {"max_force", r.max_force}, {"converged", r.converged ? 1.0 : 0.0}, {"energy_per_atom", r.energyPerAtom()}, {"seconds", r.seconds}};
+  g.values = {{"iterations", (double)r.iterations},
+              {"max_force", r.max_force},
+              {"converged", r.converged ? 1.0 : 0.0},
+              {"energy_per_atom", r.energyPerAtom()},
+              {"seconds", r.seconds}};
   return g;
 }
 
@@ -97,22 +112,27 @@ SolverForOutput Solver(const EigenStates &states) {
 
 } // namespace
 
-PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys, const EigenStates &states, EPS eps, double gap_center,
-                              const SystemStrain &strain, std::span<const TableForOutput> tables) {
+PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
+                              const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
+                              std::span<const TableForOutput> tables) {
   std::vector<std::vector<double>> strain_arrays;
   const LogEvents *ev;
   char *all = nullptr;
   PetscFunctionBeginUser;
   const AtomTables t = Atoms(sys);
-  AtomsForOutput atoms{t.canonical, t.positions, t.species, t.material, sys.structure.total(), t.species_names, t.material_names, {}};
+  AtomsForOutput atoms{t.canonical,           t.positions,     t.species,        t.material,
+                       sys.structure.total(), t.species_names, t.material_names, {}};
   if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";
   PetscCall(PetscFree(all));
   if (opts.write_vectors && (!eps || !states.vectors) && !states.values.empty())
-    PetscCall(PetscPrintf(comm, "tbpeta: warning: -output_vectors: the solver returned no eigenvectors, so %s has no states/vectors\n", opts.path.c_str()));
+    PetscCall(PetscPrintf(
+        comm, "tbpeta: warning: -output_vectors: the solver returned no eigenvectors, so %s has no states/vectors\n",
+        opts.path.c_str()));
   StatesForOutput out;
-  out.eigenvalues = states.values, out.residuals = states.residuals, out.block_size = sys.model.blockSize(), out.write_vectors = opts.write_vectors;
+  out.eigenvalues = states.values, out.residuals = states.residuals, out.block_size = sys.model.blockSize(),
+  out.write_vectors = opts.write_vectors;
   Progress progress("output");
   CrashPhase phase("writing " + opts.path);
   if (eps && states.vectors)
@@ -124,7 +144,13 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
     };
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
-  PetscCall(WriteResults(comm, opts.path, out, atoms, options, {{"program", "tbpeta"}, {"strain", strain.report.relaxed ? strain.report.model : "unstrained"}, {"hamiltonian_strain", sys.model.strained.describe()}, {"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}},
+  PetscCall(WriteResults(comm, opts.path, out, atoms, options,
+                         {{"program", "tbpeta"},
+                          {"strain", strain.report.relaxed ? strain.report.model : "unstrained"},
+                          {"hamiltonian_strain", sys.model.strained.describe()},
+                          {"parameter_set", sys.model.set},
+                          {"solver", states.solver},
+                          {"energy_unit", "eV"}},
                          {{"gap_center", gap_center}}, Solver(states), tables));
   PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscCall(PetscPrintf(comm, "wrote %s and %s\n", opts.path.c_str(), XdmfPath(opts.path).c_str()));

@@ -23,7 +23,8 @@ struct RunOutputOptions {
 PetscErrorCode RunOutputOptionsFromOptions(MPI_Comm comm, RunOutputOptions *opts);
 
 // eps: the solver that holds the states' eigenvectors (nullptr: none). Shown in -log_view as TbOutput. Collective.
-PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys, const EigenStates &states, EPS eps, double gap_center,
-                              const SystemStrain &strain, std::span<const TableForOutput> tables = {});
+PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
+                              const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
+                              std::span<const TableForOutput> tables = {});
 
 } // namespace tbpeta

@@ -12,6 +12,7 @@
 namespace tbpeta {
 
 // Nothing without a relaxation; a warning line when it stopped before its tolerance. Collective (rank 0 prints).
-PetscErrorCode PrintStrainSummary(MPI_Comm comm, const TightBindingSystem &sys, const RelaxationReport &report, const std::vector<Voigt> &tensors);
+PetscErrorCode PrintStrainSummary(MPI_Comm comm, const TightBindingSystem &sys, const RelaxationReport &report,
+                                  const std::vector<Voigt> &tensors);
 
 } // namespace tbpeta

@@ -28,30 +28,44 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
     if (s.sublattice(i) == Sublattice::cation) ++cations[s.material[i]];
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, cations.data(), (PetscMPIInt)cations.size(), MPIU_INT, MPI_SUM, comm));
   const auto &c = sys.spec.cell;
-  PetscCall(PetscPrintf(comm, "tbpeta: %s %s, parameter set %s (%s%s), %s\n", m.materials[0].anion == m.materials[0].cation ? "diamond" : "zincblende",
-                        m.materials[0].material.c_str(), m.set.c_str(), basisName(m.basis), m.spin_orbit ? " + spin-orbit" : "",
-                        StrainDescription(sys).c_str()));
-  PetscCall(PetscPrintf(comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%.4g, %.4g, %.4g) 2pi/a\n", c.cells[0], c.cells[1], c.cells[2], sys.a_nm,
-                        c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1], c.k[2]));
+  PetscCall(PetscPrintf(comm, "tbpeta: %s %s, parameter set %s (%s%s), %s\n",
+                        m.materials[0].anion == m.materials[0].cation ? "diamond" : "zincblende",
+                        m.materials[0].material.c_str(), m.set.c_str(), basisName(m.basis),
+                        m.spin_orbit ? " + spin-orbit" : "", StrainDescription(sys).c_str()));
+  PetscCall(PetscPrintf(
+      comm, "  supercell      %d x %d x %d cells (a = %.5f nm), periodic %d,%d,%d, k = (%.4g, %.4g, %.4g) 2pi/a\n",
+      c.cells[0], c.cells[1], c.cells[2], sys.a_nm, c.periodic[0], c.periodic[1], c.periodic[2], c.k[0], c.k[1],
+      c.k[2]));
   std::string mats;
-  for (size_t i = 0; i < m.materials.size(); ++i) mats += (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);
+  for (size_t i = 0; i < m.materials.size(); ++i)
+    mats +=
+        (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);
   PetscCall(PetscPrintf(comm, "  atoms          %" PetscInt_FMT " (cations: %s)\n", s.total(), mats.c_str()));
   const NanostructureSpec &nano = sys.nano.spec();
   if (nano.shape != DotShape::none) {
     const char *shape = nano.shape == DotShape::sphere ? "sphere" : nano.shape == DotShape::dome ? "dome" : "box";
     const auto &ce = nano.center;
-    PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", nano.dot_material.c_str(), shape, ce[0], ce[1], ce[2]));
+    PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", nano.dot_material.c_str(), shape,
+                          ce[0], ce[1], ce[2]));
   }
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
   if (op->has_entries) {
     const char *type = op->kind == "baij" ? "MATMPIBAIJ" : "MATMPIAIJ";
-    PetscCall(PetscPrintf(comm, "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n", type, op->rows, op->nonzeros, op_bytes / (double)s.total()));
+    PetscCall(PetscPrintf(comm,
+                          "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n",
+                          type, op->rows, op->nonzeros, op_bytes / (double)s.total()));
   } else
-    PetscCall(PetscPrintf(comm, "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n", op->description.c_str(), op->rows, op_bytes / (double)s.total(), op->kind.c_str()));
+    PetscCall(PetscPrintf(comm,
+                          "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n",
+                          op->description.c_str(), op->rows, op_bytes / (double)s.total(), op->kind.c_str()));
   const auto &g = sys.partition.grid();
-  PetscCall(PetscPrintf(comm, "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n", g[0], g[1],
-                        g[2], partitionName(sys.spec.partition.kind), mins[0], maxs[0], mins[1], maxs[1]));
-  PetscCall(PetscPrintf(comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n", vbm, cbm, 0.5 * (vbm + cbm)));
+  PetscCall(PetscPrintf(comm,
+                        "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT
+                        " max %" PetscInt_FMT ", halo atoms min %" PetscInt_FMT " max %" PetscInt_FMT "\n",
+                        g[0], g[1], g[2], partitionName(sys.spec.partition.kind), mins[0], maxs[0], mins[1], maxs[1]));
+  PetscCall(PetscPrintf(
+      comm, "  host bulk      VBM %.4f eV, CBM %.4f eV (8-atom cell at Gamma), default -eps_target = midgap %.4f eV\n",
+      vbm, cbm, 0.5 * (vbm + cbm)));
   PetscFunctionReturn(0);
 }
 

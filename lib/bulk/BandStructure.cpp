@@ -28,7 +28,9 @@ std::string allowedLetters() {
 
 double dot(const KPoint &a, const KPoint &b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 double norm(const KPoint &a) { return std::sqrt(dot(a, a)); }
-KPoint along(const KPoint &a, const KPoint &b, double f) { return {a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])}; }
+KPoint along(const KPoint &a, const KPoint &b, double f) {
+  return {a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])};
+}
 KPoint unit(const KPoint &a) {
   const double n = norm(a);
   return {a[0] / n, a[1] / n, a[2] / n};
@@ -46,7 +48,9 @@ PathPosition positionAt(const BandPath &path, double s) {
   int seg = std::clamp((int)std::floor(s / n), 0, segs - 1);
   const double f = std::clamp((s - seg * n) / n, 0.0, 1.0);
   double d = 0;
-  for (int i = 0; i < seg; ++i) d += norm({path.corners[i + 1][0] - path.corners[i][0], path.corners[i + 1][1] - path.corners[i][1], path.corners[i + 1][2] - path.corners[i][2]});
+  for (int i = 0; i < seg; ++i)
+    d += norm({path.corners[i + 1][0] - path.corners[i][0], path.corners[i + 1][1] - path.corners[i][1],
+               path.corners[i + 1][2] - path.corners[i][2]});
   const KPoint &a = path.corners[seg], &b = path.corners[seg + 1];
   d += f * norm({b[0] - a[0], b[1] - a[1], b[2] - a[2]});
   return {seg, f, along(a, b, f), d};
@@ -55,15 +59,17 @@ PathPosition positionAt(const BandPath &path, double s) {
 } // namespace
 
 const std::vector<SymmetryPoint> &HighSymmetryPoints() {
-  static const std::vector<SymmetryPoint> points = {{'G', {0, 0, 0}},     {'X', {1, 0, 0}},       {'W', {1, 0.5, 0}},
-                                                    {'L', {0.5, 0.5, 0.5}}, {'K', {0.75, 0.75, 0}}, {'U', {1, 0.25, 0.25}}};
+  static const std::vector<SymmetryPoint> points = {{'G', {0, 0, 0}},       {'X', {1, 0, 0}},
+                                                    {'W', {1, 0.5, 0}},     {'L', {0.5, 0.5, 0.5}},
+                                                    {'K', {0.75, 0.75, 0}}, {'U', {1, 0.25, 0.25}}};
   return points;
 }
 
 PetscErrorCode ParseBandPath(MPI_Comm comm, const std::string &spec, int points_per_segment, BandPath *path) {
   BandPath p;
   PetscFunctionBeginUser;
-  PetscCheck(points_per_segment >= 1, comm, PETSC_ERR_USER_INPUT, "-points_per_segment %d: must be at least 1", points_per_segment);
+  PetscCheck(points_per_segment >= 1, comm, PETSC_ERR_USER_INPUT, "-points_per_segment %d: must be at least 1",
+             points_per_segment);
   p.points_per_segment = points_per_segment;
   std::stringstream ss(spec);
   std::string item;
@@ -71,15 +77,19 @@ PetscErrorCode ParseBandPath(MPI_Comm comm, const std::string &spec, int points_
     const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
     item = b == std::string::npos ? "" : item.substr(b, e - b + 1);
     const auto &pts = HighSymmetryPoints();
-    auto it = std::find_if(pts.begin(), pts.end(), [&](const SymmetryPoint &q) { return item.size() == 1 && item[0] == q.letter; });
-    PetscCheck(it != pts.end(), comm, PETSC_ERR_USER_INPUT, "-path %s: unknown point '%s' (allowed letters: %s, comma-separated, e.g. %s)", spec.c_str(), item.c_str(),
-               allowedLetters().c_str(), kDefaultBandPath);
-    PetscCheck(p.labels.empty() || p.labels.back() != item, comm, PETSC_ERR_USER_INPUT, "-path %s: point %s follows itself (allowed letters: %s, e.g. %s)", spec.c_str(),
+    auto it = std::find_if(pts.begin(), pts.end(),
+                           [&](const SymmetryPoint &q) { return item.size() == 1 && item[0] == q.letter; });
+    PetscCheck(it != pts.end(), comm, PETSC_ERR_USER_INPUT,
+               "-path %s: unknown point '%s' (allowed letters: %s, comma-separated, e.g. %s)", spec.c_str(),
                item.c_str(), allowedLetters().c_str(), kDefaultBandPath);
+    PetscCheck(p.labels.empty() || p.labels.back() != item, comm, PETSC_ERR_USER_INPUT,
+               "-path %s: point %s follows itself (allowed letters: %s, e.g. %s)", spec.c_str(), item.c_str(),
+               allowedLetters().c_str(), kDefaultBandPath);
     p.labels.push_back(item);
     p.corners.push_back(it->k);
   }
-  PetscCheck(p.corners.size() >= 2, comm, PETSC_ERR_USER_INPUT, "-path %s: needs at least 2 points (allowed letters: %s, comma-separated, e.g. %s)", spec.c_str(),
+  PetscCheck(p.corners.size() >= 2, comm, PETSC_ERR_USER_INPUT,
+             "-path %s: needs at least 2 points (allowed letters: %s, comma-separated, e.g. %s)", spec.c_str(),
              allowedLetters().c_str(), kDefaultBandPath);
   *path = p;
   PetscFunctionReturn(0);
@@ -90,10 +100,12 @@ PetscErrorCode BandPathFromOptions(MPI_Comm comm, BandPath *path) {
   PetscInt n = kDefaultPointsPerSegment;
   PetscFunctionBeginUser;
   std::snprintf(spec, sizeof(spec), "%s", kDefaultBandPath);
-  const std::string help = std::string("Path of high-symmetry points, comma-separated letters of ") + allowedLetters() + " (fcc, 2pi/a)";
+  const std::string help =
+      std::string("Path of high-symmetry points, comma-separated letters of ") + allowedLetters() + " (fcc, 2pi/a)";
   PetscOptionsBegin(comm, nullptr, "Band path", "tbpeta-bands");
   PetscCall(PetscOptionsString("-path", help.c_str(), "tbpeta-bands", spec, spec, sizeof(spec), nullptr));
-  PetscCall(PetscOptionsInt("-points_per_segment", "k points per segment of the path (>= 1)", "tbpeta-bands", n, &n, nullptr));
+  PetscCall(PetscOptionsInt("-points_per_segment", "k points per segment of the path (>= 1)", "tbpeta-bands", n, &n,
+                            nullptr));
   PetscOptionsEnd();
   PetscCall(ParseBandPath(comm, spec, (int)n, path));
   PetscFunctionReturn(0);
@@ -120,14 +132,16 @@ std::vector<PathSample> SamplePath(const BandPath &path) {
   return out;
 }
 
-PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, BulkBands *out, const std::array<double, 6> &eps) {
+PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, BulkBands *out,
+                                 const std::array<double, 6> &eps) {
   BulkBands b;
   PetscFunctionBeginUser;
   if (eps == std::array<double, 6>{0, 0, 0, 0, 0, 0}) PetscCall(CreateBulkCell(model, material, 1, &b.cell_));
   else PetscCall(CreateStrainedBulkCell(model, material, eps, &b.cell_));
   const Structure &s = b.cell_.structure;
   const auto &planes = s.lattice.planes();
-  PetscCheck(s.owned == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic cell has %" PetscInt_FMT " atoms, expected 8", s.owned);
+  PetscCheck(s.owned == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic cell has %" PetscInt_FMT " atoms, expected 8",
+             s.owned);
   // T_t: atom r takes the coefficients of the atom at r + t, wrapped into the cell.
   for (int t = 0; t < 4; ++t)
     for (int i = 0; i < 8; ++i) {
@@ -157,13 +171,15 @@ PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
   std::vector<PetscScalar> A; // column j: the eigenvector of w[j]
   PetscFunctionBeginUser;
   PetscCall(CellEigenpairs(cell_, k, &w, &A));
-  PetscCheck((PetscBLASInt)w.size() == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %zu rows, expected %d", w.size(), (int)n);
+  PetscCheck((PetscBLASInt)w.size() == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %zu rows, expected %d",
+             w.size(), (int)n);
 
   // Projector phases: exp(-i k.t) for each t, exp(i k.W) for each image.
   Complex tphase[4];
   std::array<std::array<Complex, 8>, 4> wphase;
   for (int t = 0; t < 4; ++t) {
-    const double th = -M_PI / 2 * (k[0] * kFccTranslations[t][0] + k[1] * kFccTranslations[t][1] + k[2] * kFccTranslations[t][2]);
+    const double th =
+        -M_PI / 2 * (k[0] * kFccTranslations[t][0] + k[1] * kFccTranslations[t][1] + k[2] * kFccTranslations[t][2]);
     tphase[t] = Complex(std::cos(th), std::sin(th));
     for (int i = 0; i < 8; ++i) {
       const auto &W = images_[t][i].wrap;
@@ -198,8 +214,9 @@ PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
     for (long j = 0; j < mult; ++j) energies->push_back(e);
     g0 = g1;
   }
-  PetscCheck((int)energies->size() == bandCount(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "unfolding at k = (%g, %g, %g) gave %zu primitive bands, expected %d", k[0], k[1], k[2],
-             energies->size(), bandCount());
+  PetscCheck((int)energies->size() == bandCount(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "unfolding at k = (%g, %g, %g) gave %zu primitive bands, expected %d", k[0], k[1], k[2], energies->size(),
+             bandCount());
   PetscFunctionReturn(0);
 }
 
@@ -207,17 +224,19 @@ PetscErrorCode BandMass(const BulkBands &bands, int band, KPoint k, KPoint direc
   const KPoint u = unit(direction);
   std::vector<double> em, e0, ep;
   PetscFunctionBeginUser;
-  PetscCheck(band >= 0 && band < bands.bandCount(), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "band %d out of range", band);
+  PetscCheck(band >= 0 && band < bands.bandCount(), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "band %d out of range",
+             band);
   PetscCall(bands.At({k[0] - kMassStep * u[0], k[1] - kMassStep * u[1], k[2] - kMassStep * u[2]}, &em));
   PetscCall(bands.At(k, &e0));
   PetscCall(bands.At({k[0] + kMassStep * u[0], k[1] + kMassStep * u[1], k[2] + kMassStep * u[2]}, &ep));
-  const double dk = kMassStep * 2 * M_PI / bands.latticeConstant(); // 1/Angstrom
-  const double d2 = (em[band] - 2 * e0[band] + ep[band]) / (dk * dk);   // eV Angstrom^2
+  const double dk = kMassStep * 2 * M_PI / bands.latticeConstant();   // 1/Angstrom
+  const double d2 = (em[band] - 2 * e0[band] + ep[band]) / (dk * dk); // eV Angstrom^2
   *mass = 2 * kHbar2Over2m0 / d2;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode BandsAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples, std::vector<std::vector<double>> *energies) {
+PetscErrorCode BandsAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples,
+                              std::vector<std::vector<double>> *energies) {
   PetscMPIInt rank, size;
   const size_t nb = bands.bandCount();
   PetscFunctionBeginUser;
@@ -231,7 +250,8 @@ PetscErrorCode BandsAlongPath(MPI_Comm comm, const BulkBands &bands, const std::
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, all.data(), (PetscMPIInt)all.size(), MPI_DOUBLE, MPI_SUM, comm));
   energies->assign(samples.size(), std::vector<double>(nb));
-  for (size_t i = 0; i < samples.size(); ++i) std::copy(all.begin() + i * nb, all.begin() + (i + 1) * nb, (*energies)[i].begin());
+  for (size_t i = 0; i < samples.size(); ++i)
+    std::copy(all.begin() + i * nb, all.begin() + (i + 1) * nb, (*energies)[i].begin());
   PetscFunctionReturn(0);
 }
 
@@ -260,8 +280,10 @@ namespace {
 
 // The lowest conduction sample, then a golden-section search over its neighbours along the path; a minimum at a corner
 // (within the search tolerance) is reported at the corner. *s: the path coordinate (in samples).
-PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
-                                     double *s, double *ec, bool *at_corner) {
+PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &path,
+                                     const std::vector<PathSample> &samples,
+                                     const std::vector<std::vector<double>> &energies, double *s, double *ec,
+                                     bool *at_corner) {
   const int nval = bands.valenceBands(), n = path.points_per_segment;
   PetscFunctionBeginUser;
   size_t jmin = 0;
@@ -313,13 +335,15 @@ std::vector<KPoint> CbmDirections(const BandPath &path, double s, bool at_corner
     for (int i = 0; i < (int)path.corners.size(); ++i) {
       if (norm({path.corners[i][0] - k[0], path.corners[i][1] - k[1], path.corners[i][2] - k[2]}) > 1e-9) continue;
       for (int nb : {i - 1, i + 1})
-        if (nb >= 0 && nb < (int)path.corners.size()) dirs.push_back(unit({path.corners[nb][0] - k[0], path.corners[nb][1] - k[1], path.corners[nb][2] - k[2]}));
+        if (nb >= 0 && nb < (int)path.corners.size())
+          dirs.push_back(unit({path.corners[nb][0] - k[0], path.corners[nb][1] - k[1], path.corners[nb][2] - k[2]}));
     }
     return dirs;
   }
   const PathPosition pos = positionAt(path, s);
   char buf[128];
-  std::snprintf(buf, sizeof(buf), "%.3f of the way %s-%s", pos.fraction, path.labels[pos.segment].c_str(), path.labels[pos.segment + 1].c_str());
+  std::snprintf(buf, sizeof(buf), "%.3f of the way %s-%s", pos.fraction, path.labels[pos.segment].c_str(),
+                path.labels[pos.segment + 1].c_str());
   *where = buf;
   const KPoint &p0 = path.corners[pos.segment], &p1 = path.corners[pos.segment + 1];
   dirs.push_back(unit({p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}));
@@ -366,15 +390,16 @@ PetscErrorCode HoleMasses(const BulkBands &bands, BandAnalysis *a) {
 
 } // namespace
 
-PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
-                            BandAnalysis *out) {
+PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples,
+                            const std::vector<std::vector<double>> &energies, BandAnalysis *out) {
   BandAnalysis a;
   const int nval = bands.valenceBands();
   std::vector<double> e;
   double s_best = 0, e_best = 0;
   bool at_corner = false;
   PetscFunctionBeginUser;
-  PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bands and samples do not match");
+  PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "bands and samples do not match");
   // Valence top, direct gap and spin-orbit splitting at Gamma (bands: s, split-off pair, heavy/light-hole quartet).
   PetscCall(bands.At({0, 0, 0}, &e));
   a.vbm = e[nval - 1];

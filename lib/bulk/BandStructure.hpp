@@ -51,8 +51,8 @@ PetscErrorCode BandPathFromOptions(MPI_Comm comm, BandPath *path);
 struct PathSample {
   KPoint k;
   double distance = 0; // cumulative path length, 2 pi / a
-  int segment = 0;     // segment the sample belongs to (a corner belongs to the segment it starts; the last to the last)
-  std::string label;   // the corner's letter, empty between corners
+  int segment = 0;   // segment the sample belongs to (a corner belongs to the segment it starts; the last to the last)
+  std::string label; // the corner's letter, empty between corners
 };
 // points_per_segment samples per segment, corners shared: segments * points_per_segment + 1 samples.
 std::vector<PathSample> SamplePath(const BandPath &path);
@@ -63,11 +63,12 @@ class BulkBands {
 public:
   // eps: a homogeneous strain (Voigt, tensor components) of the crystal, its atoms relaxed inside (StrainedBulk.hpp);
   // k is then in units of the strained cell's reciprocal vectors (the same fractions: X stays X).
-  static PetscErrorCode Create(const TightBindingModel &model, int material, BulkBands *out, const std::array<double, 6> &eps = {0, 0, 0, 0, 0, 0});
+  static PetscErrorCode Create(const TightBindingModel &model, int material, BulkBands *out,
+                               const std::array<double, 6> &eps = {0, 0, 0, 0, 0, 0});
   // All primitive band energies at k (eV, absolute, ascending); exactly bandCount() of them.
   PetscErrorCode At(KPoint k, std::vector<double> *energies) const;
   int bandCount() const { return 2 * model().blockSize(); }
-  int valenceBands() const { return 4 * (model().spin_orbit ? 2 : 1); } // 4 per atom pair, x2 with spin
+  int valenceBands() const { return 4 * (model().spin_orbit ? 2 : 1); }     // 4 per atom pair, x2 with spin
   double latticeConstant() const { return model().materials[0].a_lattice; } // Angstrom
   const TightBindingModel &model() const { return cell_.model; }
 
@@ -86,7 +87,8 @@ PetscErrorCode BandMass(const BulkBands &bands, int band, KPoint k, KPoint direc
 
 // The bands at every sample (rows: samples; columns: bands, absolute eV), the samples shared round-robin over the
 // ranks of comm and gathered on all. Collective.
-PetscErrorCode BandsAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples, std::vector<std::vector<double>> *energies);
+PetscErrorCode BandsAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples,
+                              std::vector<std::vector<double>> *energies);
 
 struct DirectionalMass {
   KPoint direction; // unit vector
@@ -95,23 +97,23 @@ struct DirectionalMass {
 };
 
 struct BandAnalysis {
-  double vbm = 0;           // eV, absolute: top valence band at Gamma
-  double cbm = 0;           // eV, absolute: lowest conduction energy along the path (refined)
-  KPoint cbm_k{0, 0, 0};    // 2 pi / a
-  double cbm_distance = 0;  // along the path, 2 pi / a
-  std::string cbm_where;    // e.g. "G", or "0.810 of the way G-X"
-  bool direct = false;      // CBM at Gamma
-  double gap = 0;           // cbm - vbm
-  double gamma_gap = 0;     // direct gap at Gamma
-  double delta_so = 0;      // spin-orbit splitting of the valence top at Gamma (0 without spin-orbit)
+  double vbm = 0;                        // eV, absolute: top valence band at Gamma
+  double cbm = 0;                        // eV, absolute: lowest conduction energy along the path (refined)
+  KPoint cbm_k{0, 0, 0};                 // 2 pi / a
+  double cbm_distance = 0;               // along the path, 2 pi / a
+  std::string cbm_where;                 // e.g. "G", or "0.810 of the way G-X"
+  bool direct = false;                   // CBM at Gamma
+  double gap = 0;                        // cbm - vbm
+  double gamma_gap = 0;                  // direct gap at Gamma
+  double delta_so = 0;                   // spin-orbit splitting of the valence top at Gamma (0 without spin-orbit)
   std::vector<DirectionalMass> electron; // at the CBM along the path direction(s) through it
   double m_hh_100 = 0, m_lh_100 = 0, m_hh_111 = 0, m_lh_111 = 0; // holes at Gamma (positive)
 };
 
 // Band edges, gap, Delta_so and masses of a path whose bands `energies` (from BandsAlongPath) are given; the CBM is
 // refined by a golden-section search around the lowest sample. Not collective (every rank gets the same).
-PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples, const std::vector<std::vector<double>> &energies,
-                            BandAnalysis *analysis);
+PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples,
+                            const std::vector<std::vector<double>> &energies, BandAnalysis *analysis);
 
 // "[100]"-style name of a direction when it is a small-integer direction, else "(x, y, z)".
 std::string DirectionName(KPoint direction);

@@ -13,15 +13,17 @@
 // Divide and conquer (zheevd in complex builds): several times faster than zheev with eigenvectors; PETSc's
 // petscblaslapack.h has no name for it, so declare it with PETSc's own name mangling.
 #define TbpetaLAPACKheevd_ PETSCBLAS(heevd, HEEVD)
-extern "C" void TbpetaLAPACKheevd_(const char *, const char *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *, PetscReal *, PetscScalar *, const PetscBLASInt *,
-                                   PetscReal *, const PetscBLASInt *, PetscBLASInt *, const PetscBLASInt *, PetscBLASInt *);
+extern "C" void TbpetaLAPACKheevd_(const char *, const char *, const PetscBLASInt *, PetscScalar *,
+                                   const PetscBLASInt *, PetscReal *, PetscScalar *, const PetscBLASInt *, PetscReal *,
+                                   const PetscBLASInt *, PetscBLASInt *, const PetscBLASInt *, PetscBLASInt *);
 
 namespace tbpeta {
 
 namespace {
 
 // H(k) of the cell as a dense column-major array (stored AIJ, checked finite).
-PetscErrorCode DenseHamiltonian(const BulkCell &cell, std::array<double, 3> k, PetscBLASInt *n, std::vector<PetscScalar> *A) {
+PetscErrorCode DenseHamiltonian(const BulkCell &cell, std::array<double, 3> k, PetscBLASInt *n,
+                                std::vector<PetscScalar> *A) {
   OwnedMat H;
   PetscInt rows, r0, r1;
   PetscFunctionBeginUser;
@@ -68,7 +70,8 @@ PetscErrorCode CellEigenvalues(const BulkCell &cell, std::array<double, 3> k, st
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CellEigenpairs(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values, std::vector<PetscScalar> *vectors) {
+PetscErrorCode CellEigenpairs(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values,
+                              std::vector<PetscScalar> *vectors) {
   PetscBLASInt n, lwork = -1, lrwork = -1, liwork = -1, iquery = 0, info = 0;
   std::vector<PetscScalar> A;
   PetscScalar query;
@@ -83,7 +86,8 @@ PetscErrorCode CellEigenpairs(const BulkCell &cell, std::array<double, 3> k, std
   std::vector<PetscScalar> work(lwork);
   std::vector<PetscReal> rwork(lrwork);
   std::vector<PetscBLASInt> iwork(liwork);
-  TbpetaLAPACKheevd_(job, "L", &n, A.data(), &n, w.data(), work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info);
+  TbpetaLAPACKheevd_(job, "L", &n, A.data(), &n, w.data(), work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),
+                     &liwork, &info);
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK heevd failed (info %d)", (int)info);
   values->assign(w.begin(), w.end());
   *vectors = std::move(A);

@@ -15,7 +15,8 @@ namespace tbpeta {
 PetscErrorCode CellEigenvalues(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values);
 // The same with the eigenvectors (LAPACK heevd; column j of the row-count x row-count column-major array belongs to
 // value j). Not collective.
-PetscErrorCode CellEigenpairs(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values, std::vector<PetscScalar> *vectors);
+PetscErrorCode CellEigenpairs(const BulkCell &cell, std::array<double, 3> k, std::vector<double> *values,
+                              std::vector<PetscScalar> *vectors);
 
 // Valence-band top and conduction-band bottom of one material of a model, from the periodic 8-atom cubic cell at
 // Gamma (which holds the fcc Gamma and X points). Every rank computes the same; an error is printed once.

@@ -66,13 +66,16 @@ PetscErrorCode EdgesUnder(const TightBindingModel &model, int material, const Vo
 
 } // namespace
 
-PetscErrorCode ComputeDeformationPotentials(const TightBindingModel &model, int material, double delta, DeformationPotentials *out) {
+PetscErrorCode ComputeDeformationPotentials(const TightBindingModel &model, int material, double delta,
+                                            DeformationPotentials *out) {
   DeformationPotentials dp;
   PetscFunctionBeginUser;
   dp.delta = delta;
   // Hydrostatic: tr eps = +-3 delta.
   Edges h[2];
-  for (int s = 0; s < 2; ++s) PetscCall(EdgesUnder(model, material, {s ? -delta : delta, s ? -delta : delta, s ? -delta : delta, 0, 0, 0}, &h[s]));
+  for (int s = 0; s < 2; ++s)
+    PetscCall(
+        EdgesUnder(model, material, {s ? -delta : delta, s ? -delta : delta, s ? -delta : delta, 0, 0, 0}, &h[s]));
   const double dtr = 6 * delta;
   dp.a_v = (h[0].vbm - h[1].vbm) / dtr;
   for (int p = 0; p < 3; ++p) dp.a_c[p] = (h[0].c[p] - h[1].c[p]) / dtr;

@@ -14,16 +14,17 @@
 namespace tbpeta {
 
 struct DeformationPotentials {
-  double delta = 0;        // the strain of the differences
-  double a_gap = 0;        // eV, dEg/d(tr eps) at G
-  double b = 0, d = 0;     // eV, valence-band shear potentials
-  double a_v = 0;          // eV, dE(VBM)/d(tr eps)
-  double a_c[3] = {0, 0, 0}; // eV, dE(lowest conduction band)/d(tr eps) at G, X, L
+  double delta = 0;                // the strain of the differences
+  double a_gap = 0;                // eV, dEg/d(tr eps) at G
+  double b = 0, d = 0;             // eV, valence-band shear potentials
+  double a_v = 0;                  // eV, dE(VBM)/d(tr eps)
+  double a_c[3] = {0, 0, 0};       // eV, dE(lowest conduction band)/d(tr eps) at G, X, L
   double a_gap_x = 0, a_gap_l = 0; // eV, d(E_c(X or L) - E(VBM))/d(tr eps)
 };
 
 // The deformation potentials of one material of the model at strain delta (0.002 is linear for a_gap to 1 %, and
 // keeps b clear of the light-hole / split-off mixing). Not collective.
-PetscErrorCode ComputeDeformationPotentials(const TightBindingModel &model, int material, double delta, DeformationPotentials *out);
+PetscErrorCode ComputeDeformationPotentials(const TightBindingModel &model, int material, double delta,
+                                            DeformationPotentials *out);
 
 } // namespace tbpeta

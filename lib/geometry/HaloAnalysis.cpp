@@ -6,7 +6,8 @@ namespace tbpeta {
 
 std::array<int, 3> AnalysisGrid(PartitionKind kind, int domains, std::array<int, 3> planes) {
   std::array<int, 3> grid{domains, 1, 1};
-  if (!PlanePartition::chooseGrid(kind, domains, planes, &grid)) PlanePartition::chooseGrid(kind, domains, planes, &grid, true);
+  if (!PlanePartition::chooseGrid(kind, domains, planes, &grid))
+    PlanePartition::chooseGrid(kind, domains, planes, &grid, true);
   return grid;
 }
 

@@ -18,13 +18,13 @@ namespace tbpeta {
 enum class DotShape { none, sphere, dome, box };
 
 struct NanostructureSpec {
-  std::string dot_material;          // empty: no dot
+  std::string dot_material; // empty: no dot
   DotShape shape = DotShape::none;
-  double radius = 0;                 // nm (sphere, dome)
+  double radius = 0;                     // nm (sphere, dome)
   std::array<double, 3> size{0, 0, 0};   // nm (box)
   std::array<double, 3> center{0, 0, 0}; // nm
   bool center_set = false;
-  int wetting_layers = 0;            // monolayers of a/2 under a dome
+  int wetting_layers = 0; // monolayers of a/2 under a dome
   std::string host_alloy_material, dot_alloy_material;
   double host_alloy_x = 0, dot_alloy_x = 0;
   unsigned long long seed = 0;
@@ -42,7 +42,8 @@ class Nanostructure {
 public:
   // Resolves material names to indices of `material_names` (the model's table, [0] = host), sets the default centre
   // (the supercell centre) and refuses a dot that does not fit inside the supercell. a_nm: lattice constant.
-  static PetscErrorCode Create(MPI_Comm comm, const NanostructureSpec &spec, const std::vector<std::string> &material_names, const ZincblendeLattice &lattice,
+  static PetscErrorCode Create(MPI_Comm comm, const NanostructureSpec &spec,
+                               const std::vector<std::string> &material_names, const ZincblendeLattice &lattice,
                                double a_nm, Nanostructure *out);
   // Material index of the cation at p (anions take their materials from their bonded cations).
   std::uint8_t cationMaterial(PlaneIndex p) const;

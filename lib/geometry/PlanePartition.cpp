@@ -18,14 +18,17 @@ long long PlaneBox::countAtoms() const {
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
       const int r = ZincblendeLattice::lineResidue(a, b);
-      if (r >= 0) n += (long long)ZincblendeLattice::residueCount(a, lo[0], hi[0]) * ZincblendeLattice::residueCount(b, lo[1], hi[1]) * ZincblendeLattice::residueCount(r, lo[2], hi[2]);
+      if (r >= 0)
+        n += (long long)ZincblendeLattice::residueCount(a, lo[0], hi[0]) *
+             ZincblendeLattice::residueCount(b, lo[1], hi[1]) * ZincblendeLattice::residueCount(r, lo[2], hi[2]);
     }
   return n;
 }
 
 PlanePartition::PlanePartition(std::array<int, 3> planes, std::array<int, 3> grid) : planes_(planes), grid_(grid) {}
 
-bool PlanePartition::chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid, bool allow_empty) {
+bool PlanePartition::chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid,
+                                bool allow_empty) {
   if (kind == PartitionKind::slab) {
     *grid = {ranks, 1, 1};
     return allow_empty || ranks <= planes[0];
@@ -88,20 +91,26 @@ PetscErrorCode PartitionSpecFromOptions(MPI_Comm comm, PartitionSpec *spec) {
   PetscBool set[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Domain decomposition of the atomic planes", "tbpeta");
-  PetscCall(PetscOptionsEnum("-partition", "Process grid over the atomic planes: slab (x only), column (x,y), cube (x,y,z)", "tbpeta", kinds, k, &k, nullptr));
-  PetscCall(PetscOptionsInt("-da_processors_x", "Ranks along x (with -da_processors_y/z: an explicit grid that wins over -partition)", "tbpeta", g[0], &g[0], &set[0]));
+  PetscCall(PetscOptionsEnum("-partition",
+                             "Process grid over the atomic planes: slab (x only), column (x,y), cube (x,y,z)", "tbpeta",
+                             kinds, k, &k, nullptr));
+  PetscCall(PetscOptionsInt("-da_processors_x",
+                            "Ranks along x (with -da_processors_y/z: an explicit grid that wins over -partition)",
+                            "tbpeta", g[0], &g[0], &set[0]));
   PetscCall(PetscOptionsInt("-da_processors_y", "Ranks along y", "tbpeta", g[1], &g[1], &set[1]));
   PetscCall(PetscOptionsInt("-da_processors_z", "Ranks along z", "tbpeta", g[2], &g[2], &set[2]));
   PetscOptionsEnd();
   spec->kind = (PartitionKind)k;
   for (int a = 0; a < 3; ++a) {
-    PetscCheck(!set[a] || g[a] >= 1, comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %" PetscInt_FMT " is not a positive rank count", "xyz"[a], g[a]);
+    PetscCheck(!set[a] || g[a] >= 1, comm, PETSC_ERR_USER_INPUT,
+               "-da_processors_%c: %" PetscInt_FMT " is not a positive rank count", "xyz"[a], g[a]);
     spec->grid[a] = set[a] ? (int)g[a] : 0;
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec, PlanePartition *partition) {
+PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec,
+                                    PlanePartition *partition) {
   PetscMPIInt size;
   std::array<int, 3> grid{1, 1, 1};
   PetscFunctionBeginUser;
@@ -113,19 +122,27 @@ PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, co
     for (int a = 0; a < 3; ++a)
       if (g[a]) known *= g[a];
     const auto shown = [&](int a) { return g[a] ? std::to_string(g[a]) : std::string("?"); };
-    PetscCheck(size % known == 0, comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid (%s x %s x %s) does not multiply to the %d ranks", shown(0).c_str(), shown(1).c_str(), shown(2).c_str(), size);
+    PetscCheck(size % known == 0, comm, PETSC_ERR_USER_INPUT,
+               "-da_processors_x/y/z: the grid (%s x %s x %s) does not multiply to the %d ranks", shown(0).c_str(),
+               shown(1).c_str(), shown(2).c_str(), size);
     int rest = size / known;
     for (int a = 0; a < 3; ++a) {
       grid[a] = g[a] ? g[a] : rest;
       if (!g[a]) rest = 1;
     }
-    PetscCheck(grid[0] * grid[1] * grid[2] == size, comm, PETSC_ERR_USER_INPUT, "-da_processors_x/y/z: the grid %d x %d x %d does not multiply to the %d ranks", grid[0], grid[1], grid[2], size);
+    PetscCheck(grid[0] * grid[1] * grid[2] == size, comm, PETSC_ERR_USER_INPUT,
+               "-da_processors_x/y/z: the grid %d x %d x %d does not multiply to the %d ranks", grid[0], grid[1],
+               grid[2], size);
     for (int a = 0; a < 3; ++a)
-      PetscCheck(grid[a] <= planes[a], comm, PETSC_ERR_USER_INPUT, "-da_processors_%c: %d ranks along %c but the supercell has only %d atomic planes there (4 per cell of -cells)", "xyz"[a], grid[a], "xyz"[a], planes[a]);
+      PetscCheck(grid[a] <= planes[a], comm, PETSC_ERR_USER_INPUT,
+                 "-da_processors_%c: %d ranks along %c but the supercell has only %d atomic planes there (4 per cell "
+                 "of -cells)",
+                 "xyz"[a], grid[a], "xyz"[a], planes[a]);
   } else {
     PetscCheck(PlanePartition::chooseGrid(spec.kind, size, planes, &grid), comm, PETSC_ERR_USER_INPUT,
-               "-partition %s: no %s grid of %d ranks gives every rank a plane of the %d x %d x %d atomic planes (use more -cells or fewer ranks)", partitionName(spec.kind),
-               partitionName(spec.kind), size, planes[0], planes[1], planes[2]);
+               "-partition %s: no %s grid of %d ranks gives every rank a plane of the %d x %d x %d atomic planes (use "
+               "more -cells or fewer ranks)",
+               partitionName(spec.kind), partitionName(spec.kind), size, planes[0], planes[1], planes[2]);
   }
   *partition = PlanePartition(planes, grid);
   PetscFunctionReturn(0);

@@ -33,7 +33,8 @@ public:
   // column and cube grids chosen (like DMDA) to minimise the subdomain surface for the given planes. Returns false
   // when no such grid gives every rank a plane; with allow_empty, grids with more ranks than planes on an axis
   // take part too (the halo analysis of any P), and slabs always succeed.
-  static bool chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid, bool allow_empty = false);
+  static bool chooseGrid(PartitionKind kind, int ranks, std::array<int, 3> planes, std::array<int, 3> *grid,
+                         bool allow_empty = false);
 
   const std::array<int, 3> &grid() const { return grid_; }
   int size() const { return grid_[0] * grid_[1] * grid_[2]; }
@@ -60,6 +61,7 @@ PetscErrorCode PartitionSpecFromOptions(MPI_Comm comm, PartitionSpec *spec);
 
 // The partition of `planes` over the ranks of comm, or a one-line PETSC_ERR_USER_INPUT error naming the option when
 // the grid does not multiply to the ranks or leaves a rank without a plane. Collective.
-PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec, PlanePartition *partition);
+PetscErrorCode CreatePlanePartition(MPI_Comm comm, std::array<int, 3> planes, const PartitionSpec &spec,
+                                    PlanePartition *partition);
 
 } // namespace tbpeta

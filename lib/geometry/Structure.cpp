@@ -74,9 +74,11 @@ PetscErrorCode EnumerateOwnedAtoms(PetscInt halo, Structure *s) {
     for (int y = s->box.lo[1]; y < s->box.hi[1]; ++y) {
       const int r = ZincblendeLattice::lineResidue(x, y);
       if (r < 0) continue;
-      for (int z = s->box.lo[2] + ((r - s->box.lo[2]) % 4 + 4) % 4; z < s->box.hi[2]; z += 4) s->sites.push_back({x, y, z});
+      for (int z = s->box.lo[2] + ((r - s->box.lo[2]) % 4 + 4) % 4; z < s->box.hi[2]; z += 4)
+        s->sites.push_back({x, y, z});
     }
-  PetscCheck((PetscInt)s->sites.size() == s->owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "atom enumeration disagrees with the box count");
+  PetscCheck((PetscInt)s->sites.size() == s->owned, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "atom enumeration disagrees with the box count");
   PetscFunctionReturn(0);
 }
 
@@ -86,7 +88,8 @@ PetscErrorCode EnumerateOwnedAtoms(PetscInt halo, Structure *s) {
 class BondFinder {
 public:
   // halo_bonds: at least the bonds into the halo (HaloBondBound), for the halo's arrays.
-  BondFinder(const BoxIndexer &mine, PetscInt halo_bonds, Structure *s) : s_(s), mine_(mine), global_(s->partition, s->offsets) {
+  BondFinder(const BoxIndexer &mine, PetscInt halo_bonds, Structure *s)
+      : s_(s), mine_(mine), global_(s->partition, s->offsets) {
     halo_.reserve(halo_bonds), s->halo_global.reserve(halo_bonds);
   }
 
@@ -97,7 +100,9 @@ public:
     PlaneIndex q;
     std::array<int, 3> wrap;
     const bool bonded = s_->lattice.neighbour(p, b, &q, &wrap);
-    w = (w & ~Structure::BondWrapMask(b)) | (bonded ? Structure::BondWraps(b, WrapSign(wrap[0]), WrapSign(wrap[1]), WrapSign(wrap[2])) : Structure::BondWraps(b, 0, 0, 0));
+    w = (w & ~Structure::BondWrapMask(b)) |
+        (bonded ? Structure::BondWraps(b, WrapSign(wrap[0]), WrapSign(wrap[1]), WrapSign(wrap[2]))
+                : Structure::BondWraps(b, 0, 0, 0));
     if (!bonded) {
       s_->bonds[i][b] = -1;
       return;
@@ -123,7 +128,8 @@ public:
     *w = Structure::BondWraps(b, sign[0], sign[1], 0);
     const PlaneBox &box = s_->box;
     if (c[0] < box.lo[0] || c[0] >= box.hi[0] || c[1] < box.lo[1] || c[1] >= box.hi[1]) return true;
-    *first = mine_.lineStart(c[0], c[1]) + (p.z + d[2] - box.lo[2] + 4) / 4 - 1, *step = 1; // floor((z' - lo_z) / 4), z' >= lo_z - 1
+    *first = mine_.lineStart(c[0], c[1]) + (p.z + d[2] - box.lo[2] + 4) / 4 - 1,
+    *step = 1; // floor((z' - lo_z) / 4), z' >= lo_z - 1
     return false;
   }
 
@@ -194,7 +200,8 @@ void AssignMaterials(const Nanostructure &nano, Structure *s) {
   }
   s->material.assign(s->sites.size(), kNoMaterial);
   for (size_t i = 0; i < s->sites.size(); ++i)
-    if (ZincblendeLattice::sublatticeOf(s->sites[i]) == Sublattice::cation) s->material[i] = nano.cationMaterial(s->sites[i]);
+    if (ZincblendeLattice::sublatticeOf(s->sites[i]) == Sublattice::cation)
+      s->material[i] = nano.cationMaterial(s->sites[i]);
   for (PetscInt i = 0; i < s->owned; ++i) {
     if (s->sublattice(i) != Sublattice::anion) continue;
     std::uint8_t m[4];
@@ -213,7 +220,8 @@ void AssignMaterials(const Nanostructure &nano, Structure *s) {
 
 } // namespace
 
-PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition, const Nanostructure &nano, Structure *out) {
+PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition,
+                                 const Nanostructure &nano, Structure *out) {
   PetscMPIInt rank, size;
   const LogEvents *ev;
   PetscFunctionBeginUser;
@@ -221,7 +229,8 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   PetscCall(PetscLogEventBegin(ev->structure, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(partition.size() == size, comm, PETSC_ERR_ARG_SIZ, "process grid has %d ranks, communicator %d", partition.size(), size);
+  PetscCheck(partition.size() == size, comm, PETSC_ERR_ARG_SIZ, "process grid has %d ranks, communicator %d",
+             partition.size(), size);
   Structure s;
   s.lattice = lattice;
   s.partition = partition;
@@ -232,7 +241,8 @@ PetscErrorCode Structure::Create(MPI_Comm comm, const ZincblendeLattice &lattice
   // Global numbering: the rank offsets from every rank's box, counted by the lattice's closed form (nothing gathered).
   s.offsets.assign(size + 1, 0);
   for (int r = 0; r < size; ++r) s.offsets[r + 1] = s.offsets[r] + (PetscInt)partition.box(r).countAtoms();
-  PetscCheck(s.offsets[rank + 1] - s.offsets[rank] == s.owned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the box's atom count disagrees with its indexer");
+  PetscCheck(s.offsets[rank + 1] - s.offsets[rank] == s.owned, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "the box's atom count disagrees with its indexer");
   const PetscInt halo_bonds = HaloBondBound(s);
   PetscCall(EnumerateOwnedAtoms(halo_bonds, &s));
   PetscCall(PetscLogEventEnd(ev->structure, 0, 0, 0, 0));

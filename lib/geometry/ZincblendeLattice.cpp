@@ -17,7 +17,7 @@ bool ZincblendeLattice::isSite(PlaneIndex p) {
 }
 
 int ZincblendeLattice::lineResidue(int x, int y) {
-  if (((x ^ y) & 1) != 0) return -1;    // mixed parity: no atom on this line
+  if (((x ^ y) & 1) != 0) return -1;       // mixed parity: no atom on this line
   if ((x & 1) == 0) return mod4(-(x + y)); // anions: x+y+z = 0 (mod 4)
   return mod4(3 - x - y);                  // cations: x+y+z = 3 (mod 4)
 }

@@ -2,7 +2,8 @@
 
 namespace tbpeta {
 
-PetscErrorCode CanonicalOrder::Create(Vec from, std::span<const PetscInt> canonical_index, PetscInt total_atoms, PetscInt per_atom, CanonicalOrder *out) {
+PetscErrorCode CanonicalOrder::Create(Vec from, std::span<const PetscInt> canonical_index, PetscInt total_atoms,
+                                      PetscInt per_atom, CanonicalOrder *out) {
   const PetscInt owned = static_cast<PetscInt>(canonical_index.size());
   PetscInt local = PETSC_DECIDE, first, lo, hi;
   MPI_Comm comm;

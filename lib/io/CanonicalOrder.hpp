@@ -14,7 +14,8 @@ class CanonicalOrder {
 public:
   // `from`: a Vec whose local entries are the owned atoms in local order, per_atom entries each (its layout is used,
   // not its values). Collective.
-  static PetscErrorCode Create(Vec from, std::span<const PetscInt> canonical_index, PetscInt total_atoms, PetscInt per_atom, CanonicalOrder *out);
+  static PetscErrorCode Create(Vec from, std::span<const PetscInt> canonical_index, PetscInt total_atoms,
+                               PetscInt per_atom, CanonicalOrder *out);
   // canonical() = the entries of x (laid out as `from`) in canonical order. Collective.
   PetscErrorCode Forward(Vec x);
   Vec canonical() const { return to_; }

@@ -71,15 +71,19 @@ public:
   // A variable-length UTF-8 string type.
   PetscErrorCode StringType(H5Handle *type, const std::string &where) const;
   // Scalar attribute `name` of `object`: a variable-length UTF-8 string (string != nullptr) or a float64.
-  PetscErrorCode Attribute(hid_t object, const char *object_name, const std::string &name, const std::string *string, double number = 0) const;
+  PetscErrorCode Attribute(hid_t object, const char *object_name, const std::string &name, const std::string *string,
+                           double number = 0) const;
   // Dataset `name` in `loc` of shape `dims`, every element written afterwards (no fill values).
-  PetscErrorCode CreateDataset(hid_t loc, const std::string &name, hid_t file_type, const std::vector<hsize_t> &dims, H5Handle *dset) const;
+  PetscErrorCode CreateDataset(hid_t loc, const std::string &name, hid_t file_type, const std::vector<hsize_t> &dims,
+                               H5Handle *dset) const;
   // Writes `count` elements of buf to the elements `select` picks in the file space of dset. Collective: every rank
   // calls it, possibly with nothing to write.
-  PetscErrorCode WritePart(hid_t dset, const std::string &name, hid_t mem_type, hsize_t count, const std::function<herr_t(hid_t)> &select, const void *buf, hid_t dxpl) const;
+  PetscErrorCode WritePart(hid_t dset, const std::string &name, hid_t mem_type, hsize_t count,
+                           const std::function<herr_t(hid_t)> &select, const void *buf, hid_t dxpl) const;
   // Dataset `name` of shape (rows) or (rows, cols): this rank's `owned` rows, or (owned == nullptr) everything from
   // rank 0; with `names`, a string attribute `names`. Collective.
-  PetscErrorCode Dataset(hid_t loc, const std::string &name, hid_t file_type, hid_t mem_type, hsize_t rows, hsize_t cols, const RowSelection *owned, const void *buf, hid_t dxpl,
+  PetscErrorCode Dataset(hid_t loc, const std::string &name, hid_t file_type, hid_t mem_type, hsize_t rows,
+                         hsize_t cols, const RowSelection *owned, const void *buf, hid_t dxpl,
                          const std::string *names = nullptr) const;
 
 private:

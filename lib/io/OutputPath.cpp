@@ -24,15 +24,18 @@ std::string PathProblem(const std::string &path, const std::string &extension, b
   if (!path.ends_with(extension)) return "does not end in " + extension;
   const std::size_t slash = path.rfind('/');
   // The temporary name adds 21 characters, and MPI-IO's shared-file-pointer lock files add more.
-  if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > 200) return "the file name is longer than 200 characters";
-  const std::string dir   = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (path.size() - (slash == std::string::npos ? 0 : slash + 1) > 200)
+    return "the file name is longer than 200 characters";
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   if (::stat(dir.c_str(), &st) != 0) return "directory " + dir + " does not exist (" + std::strerror(errno) + ")";
   if (!S_ISDIR(st.st_mode)) return dir + " is not a directory";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "directory " + dir + " is not writable (" + std::strerror(errno) + ")";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return "directory " + dir + " is not writable (" + std::strerror(errno) + ")";
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return "exists and is not a regular file";
   if (!xdmf) return "";
   const std::string xmf = XdmfPath(path);
-  if (::stat(xmf.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return "the XDMF file beside it, " + xmf + ", exists and is not a regular file";
+  if (::stat(xmf.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return "the XDMF file beside it, " + xmf + ", exists and is not a regular file";
   return "";
 }
 
@@ -66,8 +69,12 @@ PetscErrorCode CheckFile(MPI_Comm comm, const std::string &path, const char *opt
 
 } // namespace
 
-PetscErrorCode CheckOutputFile(MPI_Comm comm, const std::string &path, const char *option, const char *extension) { return CheckFile(comm, path, option, extension, false); }
+PetscErrorCode CheckOutputFile(MPI_Comm comm, const std::string &path, const char *option, const char *extension) {
+  return CheckFile(comm, path, option, extension, false);
+}
 
-PetscErrorCode CheckOutputPath(MPI_Comm comm, const std::string &path) { return CheckFile(comm, path, "-output", ".h5", true); }
+PetscErrorCode CheckOutputPath(MPI_Comm comm, const std::string &path) {
+  return CheckFile(comm, path, "-output", ".h5", true);
+}
 
 } // namespace tbpeta

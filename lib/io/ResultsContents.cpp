@@ -19,13 +19,16 @@ std::string Join(const std::vector<std::string> &names) {
 }
 
 // The caller's per-atom groups in file order (order[k]: the caller's index of file row k).
-std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms, const std::vector<std::size_t> &order, ResultsContents *d) {
+std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms, const std::vector<std::size_t> &order,
+                                                     ResultsContents *d) {
   for (const AtomGroupForOutput &g : atoms.groups) {
     ResultsContents::Group pg{g, {}};
     for (const AtomField &f : g.fields) {
       const std::size_t c = f.components;
       if (f.components < 1 || f.values.size() != c * order.size())
-        return {PETSC_ERR_ARG_SIZ, "WriteResults: " + g.name + "/" + f.name + ": " + std::to_string(f.values.size()) + " values for " + std::to_string(order.size()) + " owned atoms x " + std::to_string(f.components)};
+        return {PETSC_ERR_ARG_SIZ, "WriteResults: " + g.name + "/" + f.name + ": " + std::to_string(f.values.size()) +
+                                       " values for " + std::to_string(order.size()) + " owned atoms x " +
+                                       std::to_string(f.components)};
       std::vector<double> v(c * order.size());
       for (std::size_t k = 0; k < order.size(); ++k)
         for (std::size_t j = 0; j < c; ++j) v[c * k + j] = f.values[c * order[k] + j];
@@ -38,37 +41,54 @@ std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms
 }
 
 // Checks this rank's atoms and puts them in file order. Returns (code, message); an empty message when all is well.
-std::pair<PetscErrorCode, std::string> Prepare(const AtomsForOutput &atoms, const std::vector<std::string> &species_names, const std::vector<std::string> &material_names, ResultsContents *d) {
+std::pair<PetscErrorCode, std::string> Prepare(const AtomsForOutput &atoms,
+                                               const std::vector<std::string> &species_names,
+                                               const std::vector<std::string> &material_names, ResultsContents *d) {
   const std::size_t n = atoms.canonical_index.size();
-  if (atoms.total_atoms < 0) return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: total_atoms is negative (" + std::to_string(atoms.total_atoms) + ")"};
+  if (atoms.total_atoms < 0)
+    return {PETSC_ERR_ARG_OUTOFRANGE,
+            "WriteResults: total_atoms is negative (" + std::to_string(atoms.total_atoms) + ")"};
   if (atoms.positions_nm.size() != 3 * n)
-    return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.positions_nm.size()) + " position values (3 per atom expected)"};
-  if (atoms.species.size() != n) return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.species.size()) + " species values"};
-  if (atoms.material.size() != n) return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " + std::to_string(atoms.material.size()) + " material values"};
+    return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " +
+                                   std::to_string(atoms.positions_nm.size()) +
+                                   " position values (3 per atom expected)"};
+  if (atoms.species.size() != n)
+    return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " +
+                                   std::to_string(atoms.species.size()) + " species values"};
+  if (atoms.material.size() != n)
+    return {PETSC_ERR_ARG_SIZ, "WriteResults: " + std::to_string(n) + " owned atoms but " +
+                                   std::to_string(atoms.material.size()) + " material values"};
 
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return atoms.canonical_index[a] < atoms.canonical_index[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return atoms.canonical_index[a] < atoms.canonical_index[b]; });
   d->sel.rows.resize(n);
   d->positions.resize(3 * n);
   d->species.resize(n);
   d->material.resize(n);
   d->index.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i   = order[k];
-    const PetscInt    idx = atoms.canonical_index[i];
+    const std::size_t i = order[k];
+    const PetscInt idx = atoms.canonical_index[i];
     if (idx < 0 || idx >= atoms.total_atoms)
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: canonical index " + std::to_string(idx) + " is outside 0.." + std::to_string(atoms.total_atoms - 1)};
-    if (k && d->sel.rows[k - 1] == static_cast<hsize_t>(idx)) return {PETSC_ERR_ARG_WRONG, "WriteResults: canonical index " + std::to_string(idx) + " is given twice"};
+      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: canonical index " + std::to_string(idx) + " is outside 0.." +
+                                            std::to_string(atoms.total_atoms - 1)};
+    if (k && d->sel.rows[k - 1] == static_cast<hsize_t>(idx))
+      return {PETSC_ERR_ARG_WRONG, "WriteResults: canonical index " + std::to_string(idx) + " is given twice"};
     if (atoms.species[i] < 0 || static_cast<std::size_t>(atoms.species[i]) >= species_names.size())
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: species " + std::to_string(atoms.species[i]) + " of atom " + std::to_string(idx) + " is not an index into the " + std::to_string(species_names.size()) + " species names"};
+      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: species " + std::to_string(atoms.species[i]) + " of atom " +
+                                            std::to_string(idx) + " is not an index into the " +
+                                            std::to_string(species_names.size()) + " species names"};
     if (atoms.material[i] < 0 || static_cast<std::size_t>(atoms.material[i]) >= material_names.size())
-      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: material " + std::to_string(atoms.material[i]) + " of atom " + std::to_string(idx) + " is not an index into the " + std::to_string(material_names.size()) + " material names"};
+      return {PETSC_ERR_ARG_OUTOFRANGE, "WriteResults: material " + std::to_string(atoms.material[i]) + " of atom " +
+                                            std::to_string(idx) + " is not an index into the " +
+                                            std::to_string(material_names.size()) + " material names"};
     d->sel.rows[k] = static_cast<hsize_t>(idx);
     for (int c = 0; c < 3; ++c) d->positions[3 * k + c] = atoms.positions_nm[3 * i + c];
-    d->species[k]  = static_cast<int32_t>(atoms.species[i]);
+    d->species[k] = static_cast<int32_t>(atoms.species[i]);
     d->material[k] = static_cast<int32_t>(atoms.material[i]);
-    d->index[k]    = static_cast<int32_t>(idx);
+    d->index[k] = static_cast<int32_t>(idx);
     if (k && d->sel.rows[k - 1] + 1 == d->sel.rows[k]) d->sel.runs.back().second++;
     else d->sel.runs.emplace_back(d->sel.rows[k], 1);
   }
@@ -77,30 +97,38 @@ std::pair<PetscErrorCode, std::string> Prepare(const AtomsForOutput &atoms, cons
 }
 
 // The same on every rank (all strings come from rank 0).
-std::pair<PetscErrorCode, std::string> CheckNames(const std::vector<std::string> &species_names, const std::vector<std::string> &material_names, const ResultsContents &d) {
+std::pair<PetscErrorCode, std::string> CheckNames(const std::vector<std::string> &species_names,
+                                                  const std::vector<std::string> &material_names,
+                                                  const ResultsContents &d) {
   for (const auto *names : {&species_names, &material_names})
     for (const auto &name : *names)
       if (name.empty() || name.find(',') != std::string::npos)
-        return {PETSC_ERR_ARG_WRONG, "WriteResults: " + std::string(names == &species_names ? "species" : "material") + " name '" + name + "' is empty or contains a comma"};
+        return {PETSC_ERR_ARG_WRONG, "WriteResults: " + std::string(names == &species_names ? "species" : "material") +
+                                         " name '" + name + "' is empty or contains a comma"};
   std::set<std::string> keys{"options"};
   std::vector<std::string> all;
   for (const auto &[key, value] : d.attributes) all.push_back(key);
   for (const auto &[key, value] : d.values) all.push_back(key);
   for (const auto &key : all) {
     if (key.empty()) return {PETSC_ERR_ARG_WRONG, "WriteResults: a root attribute has an empty name"};
-    if (!keys.insert(key).second) return {PETSC_ERR_ARG_WRONG, "WriteResults: root attribute '" + key + "' is given twice or is reserved"};
+    if (!keys.insert(key).second)
+      return {PETSC_ERR_ARG_WRONG, "WriteResults: root attribute '" + key + "' is given twice or is reserved"};
   }
   std::set<std::string> counters{"name"};
   for (const auto &[key, value] : d.solver.counters) {
     if (key.empty()) return {PETSC_ERR_ARG_WRONG, "WriteResults: a solver counter has an empty name"};
-    if (!counters.insert(key).second) return {PETSC_ERR_ARG_WRONG, "WriteResults: solver counter '" + key + "' is given twice or is reserved"};
+    if (!counters.insert(key).second)
+      return {PETSC_ERR_ARG_WRONG, "WriteResults: solver counter '" + key + "' is given twice or is reserved"};
   }
   return {0, ""};
 }
 
 // Rank 0's strings, numbers, eigenvalues (sorted ascending, NaNs last) and tables on every rank, and their checks.
-PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms, const std::string &options, const std::vector<std::pair<std::string, std::string>> &root_attributes,
-                               const NamedValues &root_values, const SolverForOutput &solver, std::span<const TableForOutput> tables, ResultsContents *d) {
+PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms,
+                               const std::string &options,
+                               const std::vector<std::pair<std::string, std::string>> &root_attributes,
+                               const NamedValues &root_values, const SolverForOutput &solver,
+                               std::span<const TableForOutput> tables, ResultsContents *d) {
   PetscMPIInt rank;
   std::vector<std::string> species_names = atoms.species_names, material_names = atoms.material_names;
   std::string problem;
@@ -121,16 +149,22 @@ PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, con
   d->order.resize(n_eigenvalues);
   if (rank == 0) {
     if (states.residuals.size() != states.eigenvalues.size())
-      problem = "WriteResults: " + std::to_string(states.residuals.size()) + " residuals for " + std::to_string(states.eigenvalues.size()) + " eigenvalues";
+      problem = "WriteResults: " + std::to_string(states.residuals.size()) + " residuals for " +
+                std::to_string(states.eigenvalues.size()) + " eigenvalues";
     else {
       std::iota(d->order.begin(), d->order.end(), 0ULL);
-      std::stable_sort(d->order.begin(), d->order.end(), [&](auto a, auto b) { return std::isnan(states.eigenvalues[b]) ? !std::isnan(states.eigenvalues[a]) : states.eigenvalues[a] < states.eigenvalues[b]; });
-      for (auto k : d->order) d->eigenvalues.push_back(states.eigenvalues[k]), d->residuals.push_back(states.residuals[k]);
+      std::stable_sort(d->order.begin(), d->order.end(), [&](auto a, auto b) {
+        return std::isnan(states.eigenvalues[b]) ? !std::isnan(states.eigenvalues[a])
+                                                 : states.eigenvalues[a] < states.eigenvalues[b];
+      });
+      for (auto k : d->order)
+        d->eigenvalues.push_back(states.eigenvalues[k]), d->residuals.push_back(states.residuals[k]);
     }
     d->tables.assign(tables.begin(), tables.end());
   }
   PetscCall(AgreeOnError(comm, PETSC_ERR_ARG_SIZ, problem));
-  if (n_eigenvalues) PetscCallMPI(MPI_Bcast(d->order.data(), static_cast<PetscMPIInt>(n_eigenvalues), MPI_UNSIGNED_LONG_LONG, 0, comm));
+  if (n_eigenvalues)
+    PetscCallMPI(MPI_Bcast(d->order.data(), static_cast<PetscMPIInt>(n_eigenvalues), MPI_UNSIGNED_LONG_LONG, 0, comm));
   auto [code, message] = CheckNames(species_names, material_names, *d);
   PetscCheck(message.empty(), comm, code, "%s", OneLine(message).c_str());
   d->species_names = Join(species_names), d->material_names = Join(material_names);
@@ -140,17 +174,24 @@ PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, con
 }
 
 // Every rank agrees on the atom counts and on whether the states come with vectors.
-PetscErrorCode CheckCounts(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms, ResultsContents *d) {
+PetscErrorCode CheckCounts(MPI_Comm comm, const StatesForOutput &states, const AtomsForOutput &atoms,
+                           ResultsContents *d) {
   PetscMPIInt size;
-  unsigned long long counts[3] = {d->sel.rows.size(), static_cast<unsigned long long>(atoms.total_atoms), states.vector ? 1ULL : 0ULL}, sum[3], max[3];
+  unsigned long long counts[3] = {d->sel.rows.size(), static_cast<unsigned long long>(atoms.total_atoms),
+                                  states.vector ? 1ULL : 0ULL},
+                     sum[3], max[3];
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Allreduce(counts, sum, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm));
   PetscCallMPI(MPI_Allreduce(counts, max, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
-  PetscCheck(max[1] * static_cast<unsigned long long>(size) == sum[1], comm, PETSC_ERR_ARG_WRONG, "WriteResults: total_atoms differs between ranks");
-  PetscCheck(sum[0] == max[1], comm, PETSC_ERR_ARG_WRONG, "WriteResults: the ranks own %llu atoms in all but total_atoms is %llu", sum[0], max[1]);
-  PetscCheck(sum[2] == 0 || sum[2] == static_cast<unsigned long long>(size), comm, PETSC_ERR_ARG_WRONG, "WriteResults: vectors are given on %llu of %d ranks", sum[2], size);
-  PetscCheck(!states.vector || states.block_size >= 1, comm, PETSC_ERR_ARG_WRONG, "WriteResults: block_size %" PetscInt_FMT " is not positive", states.block_size);
+  PetscCheck(max[1] * static_cast<unsigned long long>(size) == sum[1], comm, PETSC_ERR_ARG_WRONG,
+             "WriteResults: total_atoms differs between ranks");
+  PetscCheck(sum[0] == max[1], comm, PETSC_ERR_ARG_WRONG,
+             "WriteResults: the ranks own %llu atoms in all but total_atoms is %llu", sum[0], max[1]);
+  PetscCheck(sum[2] == 0 || sum[2] == static_cast<unsigned long long>(size), comm, PETSC_ERR_ARG_WRONG,
+             "WriteResults: vectors are given on %llu of %d ranks", sum[2], size);
+  PetscCheck(!states.vector || states.block_size >= 1, comm, PETSC_ERR_ARG_WRONG,
+             "WriteResults: block_size %" PetscInt_FMT " is not positive", states.block_size);
   d->has_vectors = states.vector && d->n_eigenvalues > 0;
   d->write_vectors = d->has_vectors && states.write_vectors;
   d->block_size = states.block_size;

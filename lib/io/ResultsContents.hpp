@@ -16,13 +16,13 @@ namespace tbpeta {
 
 // The data to write, validated and in file order.
 struct ResultsContents {
-  std::string path;                      // final name (for messages)
-  std::string h5_name;                   // its last component (the XDMF file refers to it)
+  std::string path;                           // final name (for messages)
+  std::string h5_name;                        // its last component (the XDMF file refers to it)
   std::vector<double> eigenvalues, residuals; // sorted; rank 0 only
-  std::vector<unsigned long long> order; // file position -> caller's index of each state
+  std::vector<unsigned long long> order;      // file position -> caller's index of each state
   hsize_t n_eigenvalues = 0, total_atoms = 0;
-  RowSelection sel;                      // owned canonical indices, ascending
-  std::vector<double> positions;         // 3 per row, in `sel.rows` order
+  RowSelection sel;              // owned canonical indices, ascending
+  std::vector<double> positions; // 3 per row, in `sel.rows` order
   std::vector<int32_t> species, material, index;
   std::string options, species_names, material_names;
   std::vector<std::pair<std::string, std::string>> attributes;
@@ -32,7 +32,7 @@ struct ResultsContents {
   SolverForOutput solver;
   std::vector<TableForOutput> tables; // rank 0 only
   struct Group {
-    AtomGroupForOutput meta;                // names and attributes (the spans of its fields are not used)
+    AtomGroupForOutput meta;               // names and attributes (the spans of its fields are not used)
     std::vector<std::vector<double>> data; // per field, in `sel.rows` order
   };
   std::vector<Group> groups;

@@ -34,11 +34,16 @@ namespace {
 PetscErrorCode WriteStructure(const Hdf5Writing &w, const ResultsContents &d, hid_t file, hid_t dxpl) {
   H5Handle group(H5Gclose);
   PetscFunctionBeginUser;
-  PetscCall(w.Check(group.Reset(H5Gcreate2(file, "structure", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of structure"));
-  PetscCall(w.Dataset(group.get(), "positions", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.total_atoms, 3, &d.sel, d.positions.data(), dxpl));
-  PetscCall(w.Dataset(group.get(), "species", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel, d.species.data(), dxpl, &d.species_names));
-  PetscCall(w.Dataset(group.get(), "material", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel, d.material.data(), dxpl, &d.material_names));
-  PetscCall(w.Dataset(group.get(), "index", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel, d.index.data(), dxpl));
+  PetscCall(w.Check(group.Reset(H5Gcreate2(file, "structure", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+                    "H5Gcreate2 of structure"));
+  PetscCall(w.Dataset(group.get(), "positions", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.total_atoms, 3, &d.sel,
+                      d.positions.data(), dxpl));
+  PetscCall(w.Dataset(group.get(), "species", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel,
+                      d.species.data(), dxpl, &d.species_names));
+  PetscCall(w.Dataset(group.get(), "material", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel,
+                      d.material.data(), dxpl, &d.material_names));
+  PetscCall(
+      w.Dataset(group.get(), "index", H5T_STD_I32LE, H5T_NATIVE_INT32, d.total_atoms, 0, &d.sel, d.index.data(), dxpl));
   PetscCall(w.Check(group.Close(), "H5Gclose of structure"));
   PetscFunctionReturn(0);
 }
@@ -48,20 +53,24 @@ PetscErrorCode WriteAtomGroups(const Hdf5Writing &w, const ResultsContents &d, h
   for (const ResultsContents::Group &g : d.groups) {
     H5Handle group(H5Gclose);
     const std::string &name = g.meta.name;
-    PetscCall(w.Check(group.Reset(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of " + name));
+    PetscCall(w.Check(group.Reset(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+                      "H5Gcreate2 of " + name));
     for (size_t f = 0; f < g.data.size(); ++f) {
       const int c = g.meta.fields[f].components;
-      PetscCall(w.Dataset(group.get(), g.meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.total_atoms, c > 1 ? c : 0, &d.sel, g.data[f].data(), dxpl));
+      PetscCall(w.Dataset(group.get(), g.meta.fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.total_atoms,
+                          c > 1 ? c : 0, &d.sel, g.data[f].data(), dxpl));
     }
     for (const auto &[key, value] : g.meta.text) PetscCall(w.Attribute(group.get(), name.c_str(), key, &value));
-    for (const auto &[key, value] : g.meta.values) PetscCall(w.Attribute(group.get(), name.c_str(), key, nullptr, value));
+    for (const auto &[key, value] : g.meta.values)
+      PetscCall(w.Attribute(group.get(), name.c_str(), key, nullptr, value));
     PetscCall(w.Check(group.Close(), "H5Gclose of " + name));
   }
   PetscFunctionReturn(0);
 }
 
 // Row k of states/density: |psi|^2 summed over each owned atom's rows of x, moved to this rank's canonical block.
-PetscErrorCode WriteDensity(const Hdf5Writing &w, const ResultsContents &d, Vec x, CanonicalOrder &atoms_order, Vec owned_density, hid_t dset, hsize_t k, hid_t dxpl) {
+PetscErrorCode WriteDensity(const Hdf5Writing &w, const ResultsContents &d, Vec x, CanonicalOrder &atoms_order,
+                            Vec owned_density, hid_t dset, hsize_t k, hid_t dxpl) {
   const PetscScalar *px, *py;
   PetscScalar *rho;
   PetscInt owned;
@@ -83,19 +92,25 @@ PetscErrorCode WriteDensity(const Hdf5Writing &w, const ResultsContents &d, Vec 
   PetscCall(VecGetArrayRead(atoms_order.canonical(), &py));
   for (PetscInt j = 0; j < atoms_order.atoms(); ++j) buf[j] = PetscRealPart(py[j]);
   PetscCall(VecRestoreArrayRead(atoms_order.canonical(), &py));
-  const hsize_t first = atoms_order.firstAtom(), count = atoms_order.atoms(), start[2] = {k, first}, size[2] = {1, count};
-  auto select = [&](hid_t space) { return count ? H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, size, nullptr) : H5Sselect_none(space); };
+  const hsize_t first = atoms_order.firstAtom(), count = atoms_order.atoms(), start[2] = {k, first},
+                size[2] = {1, count};
+  auto select = [&](hid_t space) {
+    return count ? H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, size, nullptr) : H5Sselect_none(space);
+  };
   PetscCall(w.WritePart(dset, "density", H5T_NATIVE_DOUBLE, count, select, buf.data(), dxpl));
   PetscFunctionReturn(0);
 }
 
 // Group states/: residuals (rank 0) and, with vectors, the density of every state and, on request, the vectors
 // themselves in canonical row order (PETSc's VecView, one time step per state).
-PetscErrorCode WriteStates(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer, hid_t file, hid_t dxpl) {
+PetscErrorCode WriteStates(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states,
+                           std::span<const PetscInt> canonical_index, PetscViewer viewer, hid_t file, hid_t dxpl) {
   H5Handle group(H5Gclose), density(H5Dclose);
   PetscFunctionBeginUser;
-  PetscCall(w.Check(group.Reset(H5Gcreate2(file, "states", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of states"));
-  PetscCall(w.Dataset(group.get(), "residuals", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr, d.residuals.data(), dxpl));
+  PetscCall(
+      w.Check(group.Reset(H5Gcreate2(file, "states", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of states"));
+  PetscCall(w.Dataset(group.get(), "residuals", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr,
+                      d.residuals.data(), dxpl));
   if (d.has_vectors) {
     const PetscInt owned = (PetscInt)canonical_index.size(), total = (PetscInt)d.total_atoms;
     OwnedVec x, owned_density;
@@ -132,15 +147,18 @@ PetscErrorCode WriteStates(const Hdf5Writing &w, const ResultsContents &d, const
 PetscErrorCode WriteSolver(const Hdf5Writing &w, const ResultsContents &d, hid_t file) {
   H5Handle group(H5Gclose);
   PetscFunctionBeginUser;
-  PetscCall(w.Check(group.Reset(H5Gcreate2(file, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of solver"));
+  PetscCall(
+      w.Check(group.Reset(H5Gcreate2(file, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of solver"));
   PetscCall(w.Attribute(group.get(), "solver", "name", &d.solver.name));
-  for (const auto &[name, value] : d.solver.counters) PetscCall(w.Attribute(group.get(), "solver", name, nullptr, value));
+  for (const auto &[name, value] : d.solver.counters)
+    PetscCall(w.Attribute(group.get(), "solver", name, nullptr, value));
   PetscCall(w.Check(group.Close(), "H5Gclose of solver"));
   PetscFunctionReturn(0);
 }
 
 // Root attributes, eigenvalues, structure, states and solver, through PETSc's HDF5 viewer on `tmp` (MPI-IO).
-PetscErrorCode WriteFileContents(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, PetscViewer viewer) {
+PetscErrorCode WriteFileContents(const Hdf5Writing &w, const ResultsContents &d, const StatesForOutput &states,
+                                 std::span<const PetscInt> canonical_index, PetscViewer viewer) {
   hid_t file;
   H5Handle dxpl(H5Pclose);
   PetscFunctionBeginUser;
@@ -150,7 +168,8 @@ PetscErrorCode WriteFileContents(const Hdf5Writing &w, const ResultsContents &d,
   PetscCall(w.Attribute(file, "/", "options", &d.options));
   for (const auto &[key, value] : d.attributes) PetscCall(w.Attribute(file, "/", key, &value));
   for (const auto &[key, value] : d.values) PetscCall(w.Attribute(file, "/", key, nullptr, value));
-  PetscCall(w.Dataset(file, "eigenvalues", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr, d.eigenvalues.data(), dxpl.get()));
+  PetscCall(w.Dataset(file, "eigenvalues", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr,
+                      d.eigenvalues.data(), dxpl.get()));
   PetscCall(WriteStructure(w, d, file, dxpl.get()));
   PetscCall(WriteAtomGroups(w, d, file, dxpl.get()));
   PetscCall(WriteStates(w, d, states, canonical_index, viewer, file, dxpl.get()));
@@ -162,17 +181,22 @@ PetscErrorCode WriteFileContents(const Hdf5Writing &w, const ResultsContents &d,
 }
 
 // The whole parallel part under the name `tmp`. *attempted is set once the file may exist.
-PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const ResultsContents &d, const StatesForOutput &states, std::span<const PetscInt> canonical_index, bool *attempted) {
+PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const ResultsContents &d, const StatesForOutput &states,
+                         std::span<const PetscInt> canonical_index, bool *attempted) {
   const Hdf5Writing w(comm, d.path);
   OwnedViewer viewer;
   PetscFunctionBeginUser;
   *attempted = true;
   std::string problem;
   PetscCall(OpenHdf5ForWriting(comm, tmp, viewer.out(), &problem));
-  PetscCall(AgreeOnError(comm, viewer ? 0 : PETSC_ERR_FILE_OPEN, viewer ? "" : "cannot write results to " + d.path + ": creating " + tmp + " failed (" + problem + ")"));
+  PetscCall(AgreeOnError(
+      comm, viewer ? 0 : PETSC_ERR_FILE_OPEN,
+      viewer ? "" : "cannot write results to " + d.path + ": creating " + tmp + " failed (" + problem + ")"));
   PetscCall(WriteFileContents(w, d, states, canonical_index, viewer));
   auto [ccode, cmessage] = Quietly([&] { return PetscViewerDestroy(viewer.out()); });
-  PetscCall(AgreeOnError(comm, ccode ? PETSC_ERR_FILE_WRITE : 0, ccode ? "cannot write results to " + d.path + ": closing " + tmp + " failed (" + cmessage + ")" : ""));
+  PetscCall(AgreeOnError(comm, ccode ? PETSC_ERR_FILE_WRITE : 0,
+                         ccode ? "cannot write results to " + d.path + ": closing " + tmp + " failed (" + cmessage + ")"
+                               : ""));
   PetscFunctionReturn(0);
 }
 
@@ -181,17 +205,25 @@ PetscErrorCode WriteFile(MPI_Comm comm, const std::string &tmp, const ResultsCon
 PetscErrorCode WriteTable(const Hdf5Writing &w, const TableForOutput &table, hid_t file) {
   H5Handle group(H5Gclose), strings(H5Tclose);
   PetscFunctionBeginUser;
-  PetscCall(w.Check(group.Reset(H5Gcreate2(file, table.group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of " + table.group));
+  PetscCall(w.Check(group.Reset(H5Gcreate2(file, table.group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+                    "H5Gcreate2 of " + table.group));
   PetscCall(w.StringType(&strings, table.group));
   for (const TableColumn &c : table.columns) {
-    if (auto v = std::get_if<std::vector<long long>>(&c.values)) PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v->size(), 0, nullptr, v->data(), H5P_DEFAULT));
-    else if (auto r = std::get_if<std::vector<double>>(&c.values)) PetscCall(w.Dataset(group.get(), c.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->size(), 0, nullptr, r->data(), H5P_DEFAULT));
-    else if (auto f = std::get_if<std::vector<signed char>>(&c.values)) PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I8LE, H5T_NATIVE_SCHAR, f->size(), 0, nullptr, f->data(), H5P_DEFAULT));
+    if (auto v = std::get_if<std::vector<long long>>(&c.values))
+      PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v->size(), 0, nullptr, v->data(),
+                          H5P_DEFAULT));
+    else if (auto r = std::get_if<std::vector<double>>(&c.values))
+      PetscCall(w.Dataset(group.get(), c.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->size(), 0, nullptr, r->data(),
+                          H5P_DEFAULT));
+    else if (auto f = std::get_if<std::vector<signed char>>(&c.values))
+      PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I8LE, H5T_NATIVE_SCHAR, f->size(), 0, nullptr, f->data(),
+                          H5P_DEFAULT));
     else {
       const auto &s = std::get<std::vector<std::string>>(c.values);
       std::vector<const char *> p;
       for (const std::string &x : s) p.push_back(x.c_str());
-      PetscCall(w.Dataset(group.get(), c.name, strings.get(), strings.get(), p.size(), 0, nullptr, p.data(), H5P_DEFAULT));
+      PetscCall(
+          w.Dataset(group.get(), c.name, strings.get(), strings.get(), p.size(), 0, nullptr, p.data(), H5P_DEFAULT));
     }
   }
   PetscCall(w.Check(group.Close(), "H5Gclose of " + table.group));
@@ -209,7 +241,8 @@ PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_x
   }
   std::vector<XdmfField> fields;
   for (const ResultsContents::Group &g : d.groups)
-    for (const AtomField &f : g.meta.fields) fields.push_back({g.meta.name + "_" + f.name, "/" + g.meta.name + "/" + f.name, f.components});
+    for (const AtomField &f : g.meta.fields)
+      fields.push_back({g.meta.name + "_" + f.name, "/" + g.meta.name + "/" + f.name, f.components});
   PetscCall(WriteXdmf(tmp_xmf, d.path, d.h5_name, d.total_atoms, d.has_vectors ? d.n_eigenvalues : 0, fields));
   PetscFunctionReturn(0);
 }
@@ -217,7 +250,8 @@ PetscErrorCode FinishOnRankZero(const std::string &tmp, const std::string &tmp_x
 // Rank 0 renames (or, after a failure or a SIGINT/SIGTERM, removes) the temporaries once every rank has closed them:
 // the HDF5 file first, since the XDMF file refers to it; if the second rename fails, the first is undone. The
 // reduction is also the barrier after which every rank has closed the files.
-PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string &tmp, const std::string &tmp_xmf, const ResultsContents &d, PetscErrorCode write_error, bool attempted) {
+PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string &tmp, const std::string &tmp_xmf,
+                      const ResultsContents &d, PetscErrorCode write_error, bool attempted) {
   PetscMPIInt rank;
   const std::string xmf = XdmfPath(path);
   int sig = InterruptSignal(), rename_errno = 0;
@@ -229,7 +263,8 @@ PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string 
   if (rank == 0) {
     if (!write_error && !interrupted) {
       if (std::rename(tmp.c_str(), path.c_str()) != 0) rename_errno = errno, renamed = tmp;
-      else if (std::rename(tmp_xmf.c_str(), xmf.c_str()) != 0) rename_errno = errno, renamed = tmp_xmf, (void)std::remove(path.c_str());
+      else if (std::rename(tmp_xmf.c_str(), xmf.c_str()) != 0)
+        rename_errno = errno, renamed = tmp_xmf, (void)std::remove(path.c_str());
     }
     if (write_error || interrupted || rename_errno) {
       if (attempted) (void)std::remove(tmp.c_str());
@@ -237,17 +272,21 @@ PetscErrorCode Commit(MPI_Comm comm, const std::string &path, const std::string 
     }
   }
   PetscCall(write_error);
-  PetscCheck(!interrupted, comm, PETSC_ERR_SIG, "interrupted by %s while writing %s; no output written", SignalName(sig), d.path.c_str());
+  PetscCheck(!interrupted, comm, PETSC_ERR_SIG, "interrupted by %s while writing %s; no output written",
+             SignalName(sig), d.path.c_str());
   PetscCallMPI(MPI_Bcast(&rename_errno, 1, MPI_INT, 0, comm));
   PetscCall(BcastString(comm, renamed));
-  PetscCheck(rename_errno == 0, comm, PETSC_ERR_FILE_WRITE, "cannot write results to %s: renaming %s failed (%s)", d.path.c_str(), OneLine(renamed).c_str(), std::strerror(rename_errno));
+  PetscCheck(rename_errno == 0, comm, PETSC_ERR_FILE_WRITE, "cannot write results to %s: renaming %s failed (%s)",
+             d.path.c_str(), OneLine(renamed).c_str(), std::strerror(rename_errno));
   PetscFunctionReturn(0);
 }
 
 } // namespace
 
-PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const StatesForOutput &states, const AtomsForOutput &atoms, const std::string &options,
-                            const std::vector<std::pair<std::string, std::string>> &root_attributes, const NamedValues &root_values, const SolverForOutput &solver,
+PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const StatesForOutput &states,
+                            const AtomsForOutput &atoms, const std::string &options,
+                            const std::vector<std::pair<std::string, std::string>> &root_attributes,
+                            const NamedValues &root_values, const SolverForOutput &solver,
                             std::span<const TableForOutput> tables) {
   PetscMPIInt rank;
   ResultsContents d;

@@ -33,8 +33,10 @@ namespace tbpeta {
 // rank 0. Inconsistent input (sizes, indices out of range, names containing a comma, duplicate or reserved attribute
 // or counter names) is refused before anything is created; any failure removes the temporaries (and a file already
 // renamed), so neither file is left. One-line PETSc errors.
-PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const StatesForOutput &states, const AtomsForOutput &atoms, const std::string &options,
-                            const std::vector<std::pair<std::string, std::string>> &root_attributes, const NamedValues &root_values = {},
-                            const SolverForOutput &solver = {}, std::span<const TableForOutput> tables = {});
+PetscErrorCode WriteResults(MPI_Comm comm, const std::string &path, const StatesForOutput &states,
+                            const AtomsForOutput &atoms, const std::string &options,
+                            const std::vector<std::pair<std::string, std::string>> &root_attributes,
+                            const NamedValues &root_values = {}, const SolverForOutput &solver = {},
+                            std::span<const TableForOutput> tables = {});
 
 } // namespace tbpeta

@@ -37,7 +37,7 @@ struct AtomsForOutput {
   std::span<const int> material;             // index into material_names
   PetscInt total_atoms = 0;                  // over all ranks
   std::vector<std::string> species_names, material_names;
-  std::vector<AtomGroupForOutput> groups;     // further per-atom data
+  std::vector<AtomGroupForOutput> groups; // further per-atom data
 };
 
 // The states. Eigenvalues and residuals are rank 0's (identical on every rank); the writer sorts the eigenvalues and

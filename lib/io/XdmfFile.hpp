@@ -21,7 +21,7 @@ struct XdmfField {
 
 // Writes the XDMF text to `path` for an HDF5 file named `h5_name` (no directory) of `atoms` atoms and `states`
 // densities; errors on PETSC_COMM_SELF name `results` (the final HDF5 path). Not collective (rank 0 writes it).
-PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, const std::string &h5_name, unsigned long long atoms, size_t states,
-                         const std::vector<XdmfField> &fields = {});
+PetscErrorCode WriteXdmf(const std::string &path, const std::string &results, const std::string &h5_name,
+                         unsigned long long atoms, size_t states, const std::vector<XdmfField> &fields = {});
 
 } // namespace tbpeta

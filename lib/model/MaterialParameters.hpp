@@ -43,12 +43,13 @@ struct KeatingConstants {
 enum OrbitalKind : int { kKindS = 0, kKindP, kKindD, kKindSstar };
 struct StrainedBondParameters {
   // Exponents; "s_sstar" applies to both s*_a-s_c and s_a-s*_c, "sp" to s_a-p_c and s_c-p_a, and so on.
-  double ss_sigma = 0, sstar_sstar_sigma = 0, s_sstar_sigma = 0, sp_sigma = 0, sstar_p_sigma = 0, sd_sigma = 0, sstar_d_sigma = 0;
+  double ss_sigma = 0, sstar_sstar_sigma = 0, s_sstar_sigma = 0, sp_sigma = 0, sstar_p_sigma = 0, sd_sigma = 0,
+         sstar_d_sigma = 0;
   double pp_sigma = 0, pp_pi = 0, pd_sigma = 0, pd_pi = 0, dd_sigma = 0, dd_pi = 0, dd_delta = 0;
-  bool has_onsite = false;              // the on-site correction constants below are given
-  double onsite_scale = 0;              // multiplies every on-site correction
+  bool has_onsite = false;                  // the on-site correction constants below are given
+  double onsite_scale = 0;                  // multiplies every on-site correction
   double shift_anion = 0, shift_cation = 0; // eV, the reference energy subtracted from the on-site energies
-  double C[4][4] = {};                  // [anion orbital kind][cation orbital kind] (OrbitalKind)
+  double C[4][4] = {};                      // [anion orbital kind][cation orbital kind] (OrbitalKind)
   bool given = false;
   std::string citation;
 };
@@ -68,12 +69,12 @@ struct MaterialParameters {
   double a_lattice = 0; // Angstrom
   OnSiteEnergies anion_onsite, cation_onsite;
   TwoCentreIntegrals bond;
-  KeatingConstants keating;      // optional keys keating_alpha, keating_beta
-  std::string keating_citation;  // where the Keating numbers come from
+  KeatingConstants keating;        // optional keys keating_alpha, keating_beta
+  std::string keating_citation;    // where the Keating numbers come from
   StrainedBondParameters strained; // optional keys eta_*, onsite_*, strain_tb_citation
-  std::string citation; // the paper (and table) the numbers come from
-  std::string status;   // cross-check status of the transcription
-  std::string source;   // the data file it was read from
+  std::string citation;            // the paper (and table) the numbers come from
+  std::string status;              // cross-check status of the transcription
+  std::string source;              // the data file it was read from
 };
 
 } // namespace tbpeta

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #ifndef TBPETA_DATA_DIR
-  #define TBPETA_DATA_DIR "data"
+#define TBPETA_DATA_DIR "data"
 #endif
 
 namespace tbpeta {
@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::vector<std::string> &v, const std::string &s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool Contains(const std::vector<std::string> &v, const std::string &s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 std::string Join(const std::vector<std::string> &v) {
   std::string s;
@@ -36,18 +38,21 @@ PetscErrorCode ReadFileOnRankZero(MPI_Comm comm, const std::string &path, std::s
   long long length = -1; // -1: could not be opened; -2: read error
   if (rank == 0) {
     std::error_code ec;
-    std::ifstream   file(path, std::ios::binary);
+    std::ifstream file(path, std::ios::binary);
     if (file.is_open() && fs::is_regular_file(path, ec)) {
       std::stringstream ss;
       ss << file.rdbuf();
-      *text  = ss.str();
+      *text = ss.str();
       length = file.bad() ? -2 : (long long)text->size();
     }
   }
   PetscCallMPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
-  PetscCheck(length != -1, comm, PETSC_ERR_FILE_OPEN, "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)", path.c_str());
+  PetscCheck(length != -1, comm, PETSC_ERR_FILE_OPEN,
+             "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)",
+             path.c_str());
   PetscCheck(length != -2, comm, PETSC_ERR_FILE_READ, "parameter file '%s': read error", path.c_str());
-  PetscCheck(length < (1LL << 24), comm, PETSC_ERR_USER_INPUT, "parameter file '%s': %lld bytes is not a parameter file (they are a few kB)", path.c_str(), length);
+  PetscCheck(length < (1LL << 24), comm, PETSC_ERR_USER_INPUT,
+             "parameter file '%s': %lld bytes is not a parameter file (they are a few kB)", path.c_str(), length);
   text->resize((size_t)length);
   PetscCallMPI(MPI_Bcast(text->data(), (int)length, MPI_CHAR, 0, comm));
   PetscFunctionReturn(0);
@@ -63,7 +68,7 @@ std::string dataDirectory() {
 
 std::vector<std::string> shippedSets() {
   std::vector<std::string> sets;
-  std::error_code          ec;
+  std::error_code ec;
   for (fs::directory_iterator it(fs::path(dataDirectory()) / "params", ec), end; !ec && it != end; it.increment(ec))
     if (it->is_directory(ec)) sets.push_back(it->path().filename().string());
   std::sort(sets.begin(), sets.end());
@@ -74,39 +79,50 @@ std::vector<std::string> materialsInSet(const std::string &set) {
   std::vector<std::string> materials;
   if (!Contains(shippedSets(), set)) return materials; // also keeps names like "../x" out of the file system
   std::error_code ec;
-  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params" / set, ec), end; !ec && it != end; it.increment(ec))
+  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params" / set, ec), end; !ec && it != end;
+       it.increment(ec))
     if (it->is_regular_file(ec) && it->path().extension() == ".tbp") materials.push_back(it->path().stem().string());
   std::sort(materials.begin(), materials.end());
   return materials;
 }
 
-PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, MaterialParameters *out) {
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material,
+                                   MaterialParameters *out) {
   PetscFunctionBeginUser;
   PetscCall(LoadShippedMaterial(comm, set, material, "-material", out));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, const char *material_option, MaterialParameters *out) {
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material,
+                                   const char *material_option, MaterialParameters *out) {
   PetscFunctionBeginUser;
   const std::vector<std::string> sets = shippedSets();
   if (sets.empty()) {
     const std::string dir = (fs::path(dataDirectory()) / "params").string();
-    SETERRQ(comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (no sets found in '%s'; point TBPETA_DATA_DIR at tbpeta's data directory)", set.c_str(), dir.c_str());
+    SETERRQ(
+        comm, PETSC_ERR_USER_INPUT,
+        "-params: unknown parameter set '%s' (no sets found in '%s'; point TBPETA_DATA_DIR at tbpeta's data directory)",
+        set.c_str(), dir.c_str());
   }
-  PetscCheck(Contains(sets, set), comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (shipped sets: %s)", set.c_str(), Join(sets).c_str());
+  PetscCheck(Contains(sets, set), comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (shipped sets: %s)",
+             set.c_str(), Join(sets).c_str());
   const std::vector<std::string> materials = materialsInSet(set);
-  PetscCheck(Contains(materials, material), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not in parameter set '%s' (available: %s)", material_option, material.c_str(), set.c_str(), Join(materials).c_str());
-  const std::string  path = (fs::path(dataDirectory()) / "params" / set / (material + ".tbp")).string();
+  PetscCheck(Contains(materials, material), comm, PETSC_ERR_USER_INPUT,
+             "%s: '%s' is not in parameter set '%s' (available: %s)", material_option, material.c_str(), set.c_str(),
+             Join(materials).c_str());
+  const std::string path = (fs::path(dataDirectory()) / "params" / set / (material + ".tbp")).string();
   MaterialParameters p;
   PetscCall(LoadParameterFile(comm, path, &p));
   // A shipped file must describe what its location says, or the user would silently get another material.
-  PetscCheck(p.set == set && p.material == material, comm, PETSC_ERR_USER_INPUT, "parameter file '%s': declares set '%s', material '%s' but is shipped as set '%s', material '%s'", path.c_str(), p.set.c_str(), p.material.c_str(), set.c_str(), material.c_str());
+  PetscCheck(p.set == set && p.material == material, comm, PETSC_ERR_USER_INPUT,
+             "parameter file '%s': declares set '%s', material '%s' but is shipped as set '%s', material '%s'",
+             path.c_str(), p.set.c_str(), p.material.c_str(), set.c_str(), material.c_str());
   *out = p;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode LoadParameterFile(MPI_Comm comm, const std::string &path, MaterialParameters *out) {
-  std::string        text, error;
+  std::string text, error;
   MaterialParameters p;
   PetscFunctionBeginUser;
   PetscCall(ReadFileOnRankZero(comm, path, &text));

@@ -20,9 +20,11 @@ std::vector<std::string> materialsInSet(const std::string &set);
 
 // Load `material` from shipped set `set`. Errors (PETSC_ERR_USER_INPUT, collective on comm, one line that names the
 // option and lists what is allowed): unknown set (-params), material missing from the set (-material / -dot_material).
-PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, MaterialParameters *out);
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material,
+                                   MaterialParameters *out);
 // Same, naming `material_option` (e.g. "-dot_material") instead of "-material" in the missing-material error.
-PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material, const char *material_option, MaterialParameters *out);
+PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material,
+                                   const char *material_option, MaterialParameters *out);
 
 // Load a parameter file in the project's format (see README "Parameter file format"). Errors name the file, the line
 // and the key: unreadable file, malformed line, unknown key, missing key, non-numeric value.

@@ -11,11 +11,13 @@ const char *StrainModelName(StrainModel m) { return m == StrainModel::keating ? 
 namespace {
 
 // The index of `value` in allowed[0..count), or a one-line error naming the option.
-PetscErrorCode Choose(MPI_Comm comm, const char *name, const char *value, const char *const *allowed, int count, int *choice) {
+PetscErrorCode Choose(MPI_Comm comm, const char *name, const char *value, const char *const *allowed, int count,
+                      int *choice) {
   PetscFunctionBeginUser;
   for (int i = 0; i < count; ++i)
     if (!std::strcmp(value, allowed[i])) *choice = i;
-  PetscCheck(!std::strcmp(value, allowed[*choice]), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not allowed (allowed: %s, %s)", name, value, allowed[0], allowed[1]);
+  PetscCheck(!std::strcmp(value, allowed[*choice]), comm, PETSC_ERR_USER_INPUT,
+             "%s: '%s' is not allowed (allowed: %s, %s)", name, value, allowed[0], allowed[1]);
   PetscFunctionReturn(0);
 }
 
@@ -28,9 +30,19 @@ PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *har
   PetscFunctionBeginUser;
   std::snprintf(onsite_name, sizeof onsite_name, "%s", onsites[o]);
   std::snprintf(scaling_name, sizeof scaling_name, "%s", scalings[h]);
-  PetscOptionsBegin(comm, nullptr, "Strained H: tight binding on the relaxed bonds (direction cosines, V(d) = V(d0) (d0/d)^eta, Boykin's on-site correction)", "tbpeta");
-  PetscCall(PetscOptionsString("-strain_onsite", "Strained H: the on-site correction of each bond (Boykin et al. 2002, as NEMO 3-D): boykin, or none", "tbpeta", onsite_name, onsite_name, sizeof onsite_name, nullptr));
-  PetscCall(PetscOptionsString("-strain_tb_scaling", "Strained H: bond-length exponents of the two-centre integrals: parameters (eta_* of the parameter set), or harrison (eta = 2 for all, no on-site correction; for sets without strain data)", "tbpeta", scaling_name, scaling_name, sizeof scaling_name, nullptr));
+  PetscOptionsBegin(comm, nullptr,
+                    "Strained H: tight binding on the relaxed bonds (direction cosines, V(d) = V(d0) (d0/d)^eta, "
+                    "Boykin's on-site correction)",
+                    "tbpeta");
+  PetscCall(PetscOptionsString(
+      "-strain_onsite",
+      "Strained H: the on-site correction of each bond (Boykin et al. 2002, as NEMO 3-D): boykin, or none", "tbpeta",
+      onsite_name, onsite_name, sizeof onsite_name, nullptr));
+  PetscCall(PetscOptionsString(
+      "-strain_tb_scaling",
+      "Strained H: bond-length exponents of the two-centre integrals: parameters (eta_* of the parameter set), or "
+      "harrison (eta = 2 for all, no on-site correction; for sets without strain data)",
+      "tbpeta", scaling_name, scaling_name, sizeof scaling_name, nullptr));
   PetscOptionsEnd();
   PetscCall(Choose(comm, "-strain_onsite", onsite_name, onsites, 2, &o));
   PetscCall(Choose(comm, "-strain_tb_scaling", scaling_name, scalings, 2, &h));
@@ -38,7 +50,8 @@ PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *har
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic, StrainSpec *spec) {
+PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic,
+                                     StrainSpec *spec) {
   static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"};
   int model = (int)defaults.model, fix = (int)defaults.fix;
   char substrate[64], model_name[64], fix_name[64];
@@ -48,26 +61,51 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscFunctionBeginUser;
   std::snprintf(substrate, sizeof substrate, "%s", defaults.substrate.c_str());
   for (int a = 0; a < 3; ++a) pad[a] = defaults.pad[a];
-  PetscOptionsBegin(comm, nullptr, "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is SNES with the prefix strain_: by default qn (L-BFGS) whose initial inverse Hessian is the bonds' Laplacian per component (-strain_snes_qn_scale_type jacobian, -strain_ksp_type preonly, -strain_pc_type shell; one cycle of -strain_laplacian_ksp_type preonly -strain_laplacian_pc_type gamg, the motions of zero energy removed), -strain_snes_atol 1e-3 eV/nm on the largest force on an atom, -strain_snes_rtol 0, -strain_snes_stol 0, -strain_snes_max_it 20000", "tbpeta");
+  PetscOptionsBegin(
+      comm, nullptr,
+      "Strain: relaxation of the atoms by a Keating valence force field (NEMO 3-D's first phase). The minimiser is "
+      "SNES with the prefix strain_: by default qn (L-BFGS) whose initial inverse Hessian is the bonds' Laplacian per "
+      "component (-strain_snes_qn_scale_type jacobian, -strain_ksp_type preonly, -strain_pc_type shell; one cycle of "
+      "-strain_laplacian_ksp_type preonly -strain_laplacian_pc_type gamg, the motions of zero energy removed), "
+      "-strain_snes_atol 1e-3 eV/nm on the largest force on an atom, -strain_snes_rtol 0, -strain_snes_stol 0, "
+      "-strain_snes_max_it 20000",
+      "tbpeta");
   std::snprintf(model_name, sizeof model_name, "%s", models[model]);
   std::snprintf(fix_name, sizeof fix_name, "%s", fixes[fix]);
-  PetscCall(PetscOptionsString("-strain", "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)", "tbpeta", model_name, model_name, sizeof model_name, &set));
-  PetscCall(PetscOptionsString("-strain_substrate", "Material whose lattice constant the lattice and its periodic lengths take (empty: the host, -material)", "tbpeta", substrate, substrate, sizeof substrate, &set));
-  PetscCall(PetscOptionsString("-strain_fix", "Atoms held in place: none, or zmin (the bottom atomic plane: a substrate; needs an open z)", "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
-  PetscCall(PetscOptionsBool("-strain_allow_unconverged", "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)", "tbpeta", allow, &allow, nullptr));
+  PetscCall(PetscOptionsString(
+      "-strain",
+      "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)",
+      "tbpeta", model_name, model_name, sizeof model_name, &set));
+  PetscCall(PetscOptionsString(
+      "-strain_substrate",
+      "Material whose lattice constant the lattice and its periodic lengths take (empty: the host, -material)",
+      "tbpeta", substrate, substrate, sizeof substrate, &set));
+  PetscCall(PetscOptionsString(
+      "-strain_fix", "Atoms held in place: none, or zmin (the bottom atomic plane: a substrate; needs an open z)",
+      "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
+  PetscCall(PetscOptionsBool("-strain_allow_unconverged",
+                             "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)",
+                             "tbpeta", allow, &allow, nullptr));
   PetscOptionsEnd();
   PetscCall(StrainedHamiltonianOptions(comm, &s.tb_onsite, &s.tb_harrison));
   PetscCall(Choose(comm, "-strain", model_name, models, 2, &model));
   PetscCall(Choose(comm, "-strain_fix", fix_name, fixes, 2, &fix));
-  PetscCall(OptionsGetIntTuple(comm, "-strain_pad_cells", "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
+  PetscCall(OptionsGetIntTuple(
+      comm, "-strain_pad_cells",
+      "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
   for (int a = 0; a < 3; ++a) {
-    PetscCheck(pad[a] >= 0 && pad[a] <= 10000, comm, PETSC_ERR_USER_INPUT, "-strain_pad_cells: %" PetscInt_FMT " cells along %c; each entry must be 0 or more", pad[a], "xyz"[a]);
-    PetscCheck(pad[a] == 0 || !periodic[a], comm, PETSC_ERR_USER_INPUT, "-strain_pad_cells: %" PetscInt_FMT " cells along %c, a periodic axis (-periodic); padding needs an open face", pad[a], "xyz"[a]);
+    PetscCheck(pad[a] >= 0 && pad[a] <= 10000, comm, PETSC_ERR_USER_INPUT,
+               "-strain_pad_cells: %" PetscInt_FMT " cells along %c; each entry must be 0 or more", pad[a], "xyz"[a]);
+    PetscCheck(pad[a] == 0 || !periodic[a], comm, PETSC_ERR_USER_INPUT,
+               "-strain_pad_cells: %" PetscInt_FMT
+               " cells along %c, a periodic axis (-periodic); padding needs an open face",
+               pad[a], "xyz"[a]);
     s.pad[a] = (int)pad[a];
   }
   s.model = (StrainModel)model;
   s.fix = (StrainFix)fix;
-  PetscCheck(s.fix == StrainFix::none || !periodic[2], comm, PETSC_ERR_USER_INPUT, "-strain_fix zmin: z is periodic (-periodic); holding the bottom plane needs an open z face");
+  PetscCheck(s.fix == StrainFix::none || !periodic[2], comm, PETSC_ERR_USER_INPUT,
+             "-strain_fix zmin: z is periodic (-periodic); holding the bottom plane needs an open z face");
   s.substrate = substrate;
   s.allow_unconverged = allow;
   *spec = s;

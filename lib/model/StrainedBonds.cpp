@@ -6,7 +6,8 @@ namespace tbpeta {
 
 std::string StrainedHamiltonian::describe() const {
   if (!on) return "ideal bonds";
-  if (scaling == BondScaling::harrison) return "relaxed bonds (Harrison d^-2 scaling of every integral, no on-site correction: an approximation)";
+  if (scaling == BondScaling::harrison)
+    return "relaxed bonds (Harrison d^-2 scaling of every integral, no on-site correction: an approximation)";
   return std::string("relaxed bonds (eta of the parameter set, on-site correction ") + (onsite ? "boykin)" : "none)");
 }
 
@@ -18,13 +19,15 @@ std::array<double, 3> StrainedIdealBond(const std::array<int, 3> &signs, double 
   return r;
 }
 
-BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps, const std::array<double, 3> &du) {
+BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps,
+                          const std::array<double, 3> &du) {
   const std::array<double, 3> d = StrainedIdealBond(signs, q, eps);
   const double r[3] = {d[0] + du[0], d[1] + du[1], d[2] + du[2]};
   BondVector v;
   v.length2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   const bool box_strained = eps != std::array<double, 6>{0, 0, 0, 0, 0, 0};
-  if (!box_strained && du[0] == 0 && du[1] == 0 && du[2] == 0) { // the ideal direction, with the unstrained block's own numbers
+  if (!box_strained && du[0] == 0 && du[1] == 0 &&
+      du[2] == 0) { // the ideal direction, with the unstrained block's own numbers
     const double inv = 1.0 / std::sqrt(3.0);
     v.l = signs[0] * inv, v.m = signs[1] * inv, v.n = signs[2] * inv;
     return v;
@@ -46,8 +49,10 @@ TwoCentreIntegrals ScaledIntegrals(const MaterialParameters &m, BondScaling scal
   const StrainedBondParameters &e = m.strained;
   const bool harrison = scaling == BondScaling::harrison;
   auto f = [&](double eta) { return harrison ? ratio2 : std::pow(ratio2, 0.5 * eta); };
-  const double ss = f(e.ss_sigma), xx = f(e.sstar_sstar_sigma), sx = f(e.s_sstar_sigma), sp = f(e.sp_sigma), xp = f(e.sstar_p_sigma);
-  const double sd = f(e.sd_sigma), xd = f(e.sstar_d_sigma), pps = f(e.pp_sigma), ppp = f(e.pp_pi), pds = f(e.pd_sigma), pdp = f(e.pd_pi);
+  const double ss = f(e.ss_sigma), xx = f(e.sstar_sstar_sigma), sx = f(e.s_sstar_sigma), sp = f(e.sp_sigma),
+               xp = f(e.sstar_p_sigma);
+  const double sd = f(e.sd_sigma), xd = f(e.sstar_d_sigma), pps = f(e.pp_sigma), ppp = f(e.pp_pi), pds = f(e.pd_sigma),
+               pdp = f(e.pd_pi);
   v.ss_sigma *= ss, v.sstar_sstar_sigma *= xx, v.s_a_sstar_c_sigma *= sx, v.sstar_a_s_c_sigma *= sx;
   v.s_a_p_c_sigma *= sp, v.s_c_p_a_sigma *= sp, v.sstar_a_p_c_sigma *= xp, v.sstar_c_p_a_sigma *= xp;
   v.s_a_d_c_sigma *= sd, v.s_c_d_a_sigma *= sd, v.sstar_a_d_c_sigma *= xd, v.sstar_c_d_a_sigma *= xd;
@@ -80,8 +85,8 @@ double Energy(const OnSiteEnergies &e, int orbital) {
 
 } // namespace
 
-void AddOnsiteCorrection(const MaterialParameters &m, double vbo, const OrbitalBlock &H0, const OrbitalBlock &H, const int *orbs, int norb, bool anion_side,
-                         std::array<double, kFullOrbitals> *diag) {
+void AddOnsiteCorrection(const MaterialParameters &m, double vbo, const OrbitalBlock &H0, const OrbitalBlock &H,
+                         const int *orbs, int norb, bool anion_side, std::array<double, kFullOrbitals> *diag) {
   const StrainedBondParameters &p = m.strained;
   if (!p.has_onsite) return;
   for (int x = 0; x < norb; ++x) { // the orbital of the corrected atom
@@ -89,7 +94,8 @@ void AddOnsiteCorrection(const MaterialParameters &m, double vbo, const OrbitalB
     for (int y = 0; y < norb; ++y) { // every orbital of the other atom, in basis order
       const int a = anion_side ? orbs[x] : orbs[y], c = anion_side ? orbs[y] : orbs[x];
       const double h0 = H0[a][c], h = H[a][c];
-      const double denominator = (Energy(m.anion_onsite, a) + vbo - p.shift_anion) + (Energy(m.cation_onsite, c) + vbo - p.shift_cation);
+      const double denominator =
+          (Energy(m.anion_onsite, a) + vbo - p.shift_anion) + (Energy(m.cation_onsite, c) + vbo - p.shift_cation);
       sum += p.C[KindOf(a)][KindOf(c)] * (h0 * h0 - h * h) / denominator;
     }
     (*diag)[orbs[x]] += p.onsite_scale * sum;

@@ -18,10 +18,10 @@ namespace tbpeta {
 // How H follows the relaxed atoms (-strain, -strain_onsite, -strain_tb_scaling).
 enum class BondScaling { parameters, harrison };
 struct StrainedHamiltonian {
-  bool on = false;                              // H follows the atoms' displacements
-  bool onsite = true;                           // the on-site correction, where the set has its constants
+  bool on = false;    // H follows the atoms' displacements
+  bool onsite = true; // the on-site correction, where the set has its constants
   BondScaling scaling = BondScaling::parameters;
-  std::string describe() const;                 // e.g. "keating bonds (eta of the set, on-site correction boykin)"
+  std::string describe() const; // e.g. "keating bonds (eta of the set, on-site correction boykin)"
 };
 
 // The anion->cation bond: direction cosines and squared length (nm^2).
@@ -31,7 +31,8 @@ struct BondVector {
 // The bond along ideal direction `signs` (each +-1) of a lattice with plane spacing q = a/4 (nm) under the
 // homogeneous strain eps (Voigt, tensor components), whose cation is displaced by du (nm) relative to its anion:
 // (1 + eps) signs q + du. With du and eps exactly zero the cosines are the ideal +-1/sqrt(3).
-BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps, const std::array<double, 3> &du);
+BondVector MakeBondVector(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps,
+                          const std::array<double, 3> &du);
 // (1 + eps) signs q: the ideal bond of a homogeneously strained lattice.
 std::array<double, 3> StrainedIdealBond(const std::array<int, 3> &signs, double q, const std::array<double, 6> &eps);
 
@@ -47,7 +48,7 @@ OrbitalBlock StrainedBondBlock(const MaterialParameters &m, BondScaling scaling,
 // Adds one bond's on-site correction to the diagonal (full orbital order) of its anion (anion_side) or its cation:
 // H0, H the ideal and strained anion-row blocks of binary m, vbo its valence-band offset; the basis orbitals are
 // orbs[0..norb). Nothing when m has no on-site constants.
-void AddOnsiteCorrection(const MaterialParameters &m, double vbo, const OrbitalBlock &H0, const OrbitalBlock &H, const int *orbs, int norb, bool anion_side,
-                         std::array<double, kFullOrbitals> *diag);
+void AddOnsiteCorrection(const MaterialParameters &m, double vbo, const OrbitalBlock &H0, const OrbitalBlock &H,
+                         const int *orbs, int norb, bool anion_side, std::array<double, kFullOrbitals> *diag);
 
 } // namespace tbpeta

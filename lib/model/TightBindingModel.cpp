@@ -19,7 +19,8 @@ int TightBindingModel::indexOf(const std::string &material) const {
 namespace {
 
 // -vbo_<MATERIAL> of each material of the structure; with -help also those of the set's other materials.
-PetscErrorCode ReadValenceBandOffsets(MPI_Comm comm, const ModelSpec &defaults, const std::vector<std::string> &materials, ModelSpec *spec) {
+PetscErrorCode ReadValenceBandOffsets(MPI_Comm comm, const ModelSpec &defaults,
+                                      const std::vector<std::string> &materials, ModelSpec *spec) {
   PetscFunctionBeginUser;
   std::vector<std::string> names = materials;
   if (HelpRequested())
@@ -33,8 +34,10 @@ PetscErrorCode ReadValenceBandOffsets(MPI_Comm comm, const ModelSpec &defaults, 
     for (const auto &[m, e] : defaults.vbo)
       if (m == name) v = e, given = PETSC_TRUE;
     const std::string opt = "-vbo_" + name;
-    PetscCall(PetscOptionsReal(opt.c_str(), "Valence-band offset of this material (eV), added to its on-site energies", "tbpeta", v, &v, given ? nullptr : &given));
-    PetscCheck(std::isfinite(v), comm, PETSC_ERR_USER_INPUT, "%s: %g is not a finite energy (eV)", opt.c_str(), (double)v);
+    PetscCall(PetscOptionsReal(opt.c_str(), "Valence-band offset of this material (eV), added to its on-site energies",
+                               "tbpeta", v, &v, given ? nullptr : &given));
+    PetscCheck(std::isfinite(v), comm, PETSC_ERR_USER_INPUT, "%s: %g is not a finite energy (eV)", opt.c_str(),
+               (double)v);
     if (given) spec->vbo.emplace_back(name, v);
   }
   PetscOptionsEnd();
@@ -43,29 +46,40 @@ PetscErrorCode ReadValenceBandOffsets(MPI_Comm comm, const ModelSpec &defaults, 
 
 } // namespace
 
-PetscErrorCode ModelSpecFromOptions(MPI_Comm comm, const ModelSpec &defaults, const std::vector<std::string> &materials, ModelSpec *spec) {
+PetscErrorCode ModelSpecFromOptions(MPI_Comm comm, const ModelSpec &defaults, const std::vector<std::string> &materials,
+                                    ModelSpec *spec) {
   char set[256], material[256], files[4096] = "";
-  PetscBool so = defaults.spin_orbit != 0 ? PETSC_TRUE : PETSC_FALSE, so_set = PETSC_FALSE, files_set = PETSC_FALSE, material_set = PETSC_FALSE;
+  PetscBool so = defaults.spin_orbit != 0 ? PETSC_TRUE : PETSC_FALSE, so_set = PETSC_FALSE, files_set = PETSC_FALSE,
+            material_set = PETSC_FALSE;
   PetscReal shift = defaults.passivation_shift;
   ModelSpec s = defaults;
   PetscFunctionBeginUser;
   std::snprintf(set, sizeof set, "%s", defaults.set.c_str());
   std::snprintf(material, sizeof material, "%s", defaults.host.c_str());
   PetscOptionsBegin(comm, nullptr, "Tight-binding model", "tbpeta");
-  PetscCall(PetscOptionsString("-params", "Parameter set: vogl1983 (sp3s*), klimeck2000 (sp3s*+SO), jancu1998 (sp3d5s*+SO), nemo3d (sp3d5s*+SO)", "tbpeta", set, set, sizeof(set), nullptr));
-  PetscCall(PetscOptionsString("-params_file", "Comma-separated parameter files (project format) that define materials instead of the set", "tbpeta", files, files, sizeof(files), &files_set));
-  PetscCall(PetscOptionsString("-material", "Host material: GaAs, AlAs, InAs, Si", "tbpeta", material, material, sizeof(material), &material_set));
-  PetscCall(PetscOptionsBool("-tb_spin_orbit", "Spin-orbit coupling (default: on where the set has spin-orbit values)", "tbpeta", so, &so, &so_set));
-  PetscCall(PetscOptionsReal("-passivation_shift", "Dangling-bond sp3-hybrid energy shift on open surfaces (eV)", "tbpeta", shift, &shift, nullptr));
+  PetscCall(PetscOptionsString(
+      "-params", "Parameter set: vogl1983 (sp3s*), klimeck2000 (sp3s*+SO), jancu1998 (sp3d5s*+SO), nemo3d (sp3d5s*+SO)",
+      "tbpeta", set, set, sizeof(set), nullptr));
+  PetscCall(PetscOptionsString(
+      "-params_file", "Comma-separated parameter files (project format) that define materials instead of the set",
+      "tbpeta", files, files, sizeof(files), &files_set));
+  PetscCall(PetscOptionsString("-material", "Host material: GaAs, AlAs, InAs, Si", "tbpeta", material, material,
+                               sizeof(material), &material_set));
+  PetscCall(PetscOptionsBool("-tb_spin_orbit", "Spin-orbit coupling (default: on where the set has spin-orbit values)",
+                             "tbpeta", so, &so, &so_set));
+  PetscCall(PetscOptionsReal("-passivation_shift", "Dangling-bond sp3-hybrid energy shift on open surfaces (eV)",
+                             "tbpeta", shift, &shift, nullptr));
   PetscOptionsEnd();
-  PetscCheck(std::isfinite(shift) && shift >= 0, comm, PETSC_ERR_USER_INPUT, "-passivation_shift: %g eV; give a finite shift >= 0 (0 = unpassivated)", (double)shift);
+  PetscCheck(std::isfinite(shift) && shift >= 0, comm, PETSC_ERR_USER_INPUT,
+             "-passivation_shift: %g eV; give a finite shift >= 0 (0 = unpassivated)", (double)shift);
   s.set = set, s.host = material, s.passivation_shift = shift;
   if (so_set) s.spin_orbit = so ? 1 : 0;
   if (files_set) {
     s.files.clear();
     for (const std::string &f : SplitList(files))
       if (!f.empty()) s.files.push_back(f);
-    PetscCheck(!s.files.empty(), comm, PETSC_ERR_USER_INPUT, "-params_file: give one or more comma-separated parameter files");
+    PetscCheck(!s.files.empty(), comm, PETSC_ERR_USER_INPUT,
+               "-params_file: give one or more comma-separated parameter files");
   }
   std::vector<std::string> names = materials;
   if (!names.empty()) names[0] = s.host;
@@ -77,7 +91,9 @@ PetscErrorCode ModelSpecFromOptions(MPI_Comm comm, const ModelSpec &defaults, co
 namespace {
 
 // The user's files, each of which must define a material of this structure (`names`), none twice.
-PetscErrorCode LoadUserFiles(MPI_Comm comm, const ModelSpec &spec, const std::vector<std::pair<std::string, std::string>> &names, std::vector<MaterialParameters> *out) {
+PetscErrorCode LoadUserFiles(MPI_Comm comm, const ModelSpec &spec,
+                             const std::vector<std::pair<std::string, std::string>> &names,
+                             std::vector<MaterialParameters> *out) {
   std::string used;
   PetscFunctionBeginUser;
   for (const auto &n : names) used += (used.empty() ? "" : ", ") + n.first;
@@ -85,11 +101,14 @@ PetscErrorCode LoadUserFiles(MPI_Comm comm, const ModelSpec &spec, const std::ve
     MaterialParameters p;
     PetscCall(LoadParameterFile(comm, f, &p));
     // A file that defines no material of this structure would be silently ignored: refuse it.
-    PetscCheck(std::any_of(names.begin(), names.end(), [&](const auto &n) { return n.first == p.material; }), comm, PETSC_ERR_USER_INPUT,
-               "-params_file %s: defines material '%s', which this structure does not use (its materials: %s; set -material or -dot_material)", f.c_str(), p.material.c_str(),
-               used.c_str());
-    PetscCheck(std::none_of(out->begin(), out->end(), [&](const MaterialParameters &q) { return q.material == p.material; }), comm, PETSC_ERR_USER_INPUT,
-               "-params_file: two files define material '%s'", p.material.c_str());
+    PetscCheck(std::any_of(names.begin(), names.end(), [&](const auto &n) { return n.first == p.material; }), comm,
+               PETSC_ERR_USER_INPUT,
+               "-params_file %s: defines material '%s', which this structure does not use (its materials: %s; set "
+               "-material or -dot_material)",
+               f.c_str(), p.material.c_str(), used.c_str());
+    PetscCheck(
+        std::none_of(out->begin(), out->end(), [&](const MaterialParameters &q) { return q.material == p.material; }),
+        comm, PETSC_ERR_USER_INPUT, "-params_file: two files define material '%s'", p.material.c_str());
     out->push_back(p);
   }
   PetscFunctionReturn(0);
@@ -101,22 +120,29 @@ PetscErrorCode CheckCompatible(MPI_Comm comm, const ModelSpec &spec, TightBindin
   PetscFunctionBeginUser;
   for (const auto &p : m->materials) {
     PetscCheck(p.anion == host.anion, comm, PETSC_ERR_USER_INPUT,
-               "materials %s and %s do not share the anion (%s vs %s): tbpeta has no parameters for a %s-%s bond", host.material.c_str(), p.material.c_str(), host.anion.c_str(),
-               p.anion.c_str(), p.cation.c_str(), host.anion.c_str());
-    PetscCheck(p.model == host.model, comm, PETSC_ERR_USER_INPUT, "materials %s and %s use different bases (sp3s* vs sp3d5s*): use one parameter set", host.material.c_str(),
-               p.material.c_str());
+               "materials %s and %s do not share the anion (%s vs %s): tbpeta has no parameters for a %s-%s bond",
+               host.material.c_str(), p.material.c_str(), host.anion.c_str(), p.anion.c_str(), p.cation.c_str(),
+               host.anion.c_str());
+    PetscCheck(p.model == host.model, comm, PETSC_ERR_USER_INPUT,
+               "materials %s and %s use different bases (sp3s* vs sp3d5s*): use one parameter set",
+               host.material.c_str(), p.material.c_str());
   }
   m->basis = host.model;
-  const bool all_so = std::all_of(m->materials.begin(), m->materials.end(), [](const MaterialParameters &p) { return p.has_spin_orbit; });
-  PetscCheck(spec.spin_orbit != 1 || all_so, comm, PETSC_ERR_USER_INPUT, "-tb_spin_orbit 1: parameter set '%s' has no spin-orbit values (use -tb_spin_orbit 0 or a set with spin-orbit)",
-             m->set.c_str());
+  const bool all_so = std::all_of(m->materials.begin(), m->materials.end(),
+                                  [](const MaterialParameters &p) { return p.has_spin_orbit; });
+  PetscCheck(
+      spec.spin_orbit != 1 || all_so, comm, PETSC_ERR_USER_INPUT,
+      "-tb_spin_orbit 1: parameter set '%s' has no spin-orbit values (use -tb_spin_orbit 0 or a set with spin-orbit)",
+      m->set.c_str());
   m->spin_orbit = spec.spin_orbit < 0 ? all_so : spec.spin_orbit == 1;
   PetscFunctionReturn(0);
 }
 
 } // namespace
 
-PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec, const std::vector<std::pair<std::string, std::string>> &extra_materials, TightBindingModel *model) {
+PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec,
+                                     const std::vector<std::pair<std::string, std::string>> &extra_materials,
+                                     TightBindingModel *model) {
   TightBindingModel m;
   std::vector<MaterialParameters> from_files;
   std::vector<std::pair<std::string, std::string>> names{{spec.host, "-material"}};
@@ -124,11 +150,13 @@ PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec, const
   m.set = spec.set;
   m.passivation_shift = spec.passivation_shift;
   for (const auto &e : extra_materials)
-    if (std::find_if(names.begin(), names.end(), [&](const auto &n) { return n.first == e.first; }) == names.end()) names.push_back(e);
+    if (std::find_if(names.begin(), names.end(), [&](const auto &n) { return n.first == e.first; }) == names.end())
+      names.push_back(e);
   // Materials defined by the user's files win over the shipped set.
   PetscCall(LoadUserFiles(comm, spec, names, &from_files));
   for (const auto &[name, option] : names) {
-    auto it = std::find_if(from_files.begin(), from_files.end(), [&](const MaterialParameters &p) { return p.material == name; });
+    auto it = std::find_if(from_files.begin(), from_files.end(),
+                           [&](const MaterialParameters &p) { return p.material == name; });
     if (it != from_files.end()) m.materials.push_back(*it);
     else {
       MaterialParameters p;
@@ -137,7 +165,9 @@ PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec, const
     }
   }
   // Name what was used: the set, or the files (with the set their header names) for the materials they define.
-  if (!from_files.empty()) m.set = (from_files.size() == m.materials.size() ? std::string("params_file:") : m.set + "+params_file:") + from_files[0].set;
+  if (!from_files.empty())
+    m.set = (from_files.size() == m.materials.size() ? std::string("params_file:") : m.set + "+params_file:") +
+            from_files[0].set;
   PetscCall(CheckCompatible(comm, spec, &m));
   bool any_vbo = false;
   for (const auto &p : m.materials) {
@@ -149,8 +179,10 @@ PetscErrorCode LoadTightBindingModel(MPI_Comm comm, const ModelSpec &spec, const
   if (m.materials.size() > 1 && !any_vbo)
     for (const auto &p : m.materials)
       if (p.energy_scale == EnergyScale::vbm_zero) {
-        m.warnings.push_back("parameter set '" + p.set + "' puts every material's valence-band top at 0: this heterostructure has no band offset (give -vbo_" +
-                             m.materials.back().material + " E in eV)");
+        m.warnings.push_back(
+            "parameter set '" + p.set +
+            "' puts every material's valence-band top at 0: this heterostructure has no band offset (give -vbo_" +
+            m.materials.back().material + " E in eV)");
         break;
       }
   *model = m;
@@ -161,9 +193,13 @@ PetscErrorCode CheckStrainedModel(MPI_Comm comm, const TightBindingModel &model)
   PetscFunctionBeginUser;
   if (!model.strained.on || model.strained.scaling == BondScaling::harrison) PetscFunctionReturn(0);
   for (const auto &p : model.materials)
-    PetscCheck(p.strained.given, comm, PETSC_ERR_USER_INPUT,
-               "strained H (-strain keating, -strain_tensor): parameter set '%s', material %s has no strained tight-binding data (keys eta_*, and onsite_* for the on-site correction; file %s), so H cannot follow the relaxed bonds: add the eta_* keys to its file (-params_file), use a set with strain data (nemo3d: GaAs, InAs, Si), or give -strain_tb_scaling harrison (eta = 2 for every integral, no on-site correction)",
-               p.set.c_str(), p.material.c_str(), p.source.c_str());
+    PetscCheck(
+        p.strained.given, comm, PETSC_ERR_USER_INPUT,
+        "strained H (-strain keating, -strain_tensor): parameter set '%s', material %s has no strained tight-binding "
+        "data (keys eta_*, and onsite_* for the on-site correction; file %s), so H cannot follow the relaxed bonds: "
+        "add the eta_* keys to its file (-params_file), use a set with strain data (nemo3d: GaAs, InAs, Si), or give "
+        "-strain_tb_scaling harrison (eta = 2 for every integral, no on-site correction)",
+        p.set.c_str(), p.material.c_str(), p.source.c_str());
   PetscFunctionReturn(0);
 }
 

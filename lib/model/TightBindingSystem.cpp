@@ -27,7 +27,9 @@ void SetLatticeConstant(TightBindingSystem *sys) {
   if (sys->spec.strain.on()) return;
   for (const auto &m : sys->model.materials)
     if (std::fabs(m.a_lattice / 10.0 - sys->a_nm) > 1e-3 * sys->a_nm) {
-      sys->model.warnings.push_back("the lattice constants of " + m.material + " and " + substrate + " differ by more than 0.1 %: the atoms are unrelaxed (-strain keating relaxes them)");
+      sys->model.warnings.push_back(
+          "the lattice constants of " + m.material + " and " + substrate +
+          " differ by more than 0.1 %: the atoms are unrelaxed (-strain keating relaxes them)");
       return;
     }
 }
@@ -54,11 +56,14 @@ PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, T
   PetscCall(LoadTightBindingModel(comm, spec.model, spec.extraMaterials(), &sys->model));
   sys->lattice = ZincblendeLattice(spec.cell.cells, spec.cell.periodic);
   const double rows = (double)sys->lattice.totalAtoms() * sys->model.blockSize();
-  PetscCheck(rows <= (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
-             "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT " rows): use fewer cells or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
-             sys->lattice.totalAtoms(), sys->model.blockSize(), rows, PETSC_MAX_INT);
+  PetscCheck(
+      rows <= (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+      "-cells: %lld atoms x %d rows per atom = %.0f rows, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT
+      " rows): use fewer cells or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
+      sys->lattice.totalAtoms(), sys->model.blockSize(), rows, PETSC_MAX_INT);
   SetLatticeConstant(sys);
-  sys->model.strained = {spec.strain.on(), spec.strain.tb_onsite, spec.strain.tb_harrison ? BondScaling::harrison : BondScaling::parameters};
+  sys->model.strained = {spec.strain.on(), spec.strain.tb_onsite,
+                         spec.strain.tb_harrison ? BondScaling::harrison : BondScaling::parameters};
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);
   PetscCall(Nanostructure::Create(comm, spec.nano, names, sys->lattice, sys->a_nm, &sys->nano));

@@ -22,7 +22,8 @@ using FusedLanczosProduct = PetscErrorCode (*)(Mat H, Vec x, Vec p, double b, do
 
 // x = (w - a v) s formed in place in w (every owned entry, by LanczosNextEntry), y = (H - c) x - b v, and the sums of
 // FusedLanczosProduct with this x. y may be v (each atom's v is read before its y is written). Collective.
-using LazyLanczosProduct = PetscErrorCode (*)(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]);
+using LazyLanczosProduct = PetscErrorCode (*)(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y,
+                                              double sums[3]);
 
 // One real or imaginary part of the next Lanczos vector, (w - a v) s: one fused multiply-add (correctly rounded, so the
 // same bits whether the operator's sweep or the recurrence forms it, whatever the compiler flags), then the scaling.
@@ -35,7 +36,8 @@ inline void LanczosNextEntries(std::ptrdiff_t n, double *w, const double *v, dou
   std::ptrdiff_t k = 0;
 #if defined(__AVX2__) && defined(__FMA__)
   const __m256d ma = _mm256_set1_pd(-a), ms = _mm256_set1_pd(s);
-  for (; k + 4 <= n; k += 4) _mm256_storeu_pd(w + k, _mm256_mul_pd(_mm256_fmadd_pd(ma, _mm256_loadu_pd(v + k), _mm256_loadu_pd(w + k)), ms));
+  for (; k + 4 <= n; k += 4)
+    _mm256_storeu_pd(w + k, _mm256_mul_pd(_mm256_fmadd_pd(ma, _mm256_loadu_pd(v + k), _mm256_loadu_pd(w + k)), ms));
 #endif
   for (; k < n; ++k) w[k] = LanczosNextEntry(w[k], v[k], a, s);
 }

@@ -23,14 +23,19 @@ PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *
   PetscBool cache = o.block_cache ? PETSC_TRUE : PETSC_FALSE, cache_set = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Hamiltonian operator", "tbpeta");
-  PetscCall(PetscOptionsEList("-hamiltonian", "H as a PETSc matrix with its entries (aij, baij), tbpeta's stored bond blocks (stored_blocks) or recomputed in every product (shell)", "tbpeta",
-                              names.data(), (PetscInt)names.size(), names[kind], &kind, nullptr));
-  PetscCall(PetscOptionsBool("-shell_block_cache", "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from Slater-Koster in every product (0)", "tbpeta", cache,
-                             &cache, &cache_set));
+  PetscCall(PetscOptionsEList("-hamiltonian",
+                              "H as a PETSc matrix with its entries (aij, baij), tbpeta's stored bond blocks "
+                              "(stored_blocks) or recomputed in every product (shell)",
+                              "tbpeta", names.data(), (PetscInt)names.size(), names[kind], &kind, nullptr));
+  PetscCall(PetscOptionsBool("-shell_block_cache",
+                             "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from "
+                             "Slater-Koster in every product (0)",
+                             "tbpeta", cache, &cache, &cache_set));
   PetscOptionsEnd();
   o.kind = names[kind];
   o.block_cache = cache;
-  PetscCheck(!cache_set || o.kind == "shell", comm, PETSC_ERR_USER_INPUT, "-shell_block_cache applies to -hamiltonian shell only (here -hamiltonian %s)", o.kind.c_str());
+  PetscCheck(!cache_set || o.kind == "shell", comm, PETSC_ERR_USER_INPUT,
+             "-shell_block_cache applies to -hamiltonian shell only (here -hamiltonian %s)", o.kind.c_str());
   *opts = o;
   PetscFunctionReturn(0);
 }
@@ -58,7 +63,8 @@ namespace {
 // A NaN or Inf in H (or entries so large that a row's sum overflows) would poison every product without a word: one
 // product H 1 at build time finds the first such row on any kind of operator, and the error names its atom
 // (canonical index, species, material) and orbital. Collective.
-PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const TightBindingModel &model, Mat H, int bs) {
+PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const TightBindingModel &model, Mat H,
+                                      int bs) {
   OwnedVec one, y;
   const PetscScalar *py;
   PetscInt n;
@@ -84,19 +90,23 @@ PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const T
     const PetscInt atom = first / bs;
     const auto &m = model.materials[s.material[atom]];
     const bool anion = s.sublattice(atom) == Sublattice::anion;
-    std::snprintf(where, sizeof where, "canonical atom %lld (%s of %s), orbital %d: (H 1) = %g", bad / bs, anion ? m.anion.c_str() : m.cation.c_str(), m.material.c_str(), (int)(bad % bs), value);
+    std::snprintf(where, sizeof where, "canonical atom %lld (%s of %s), orbital %d: (H 1) = %g", bad / bs,
+                  anion ? m.anion.c_str() : m.cation.c_str(), m.material.c_str(), (int)(bad % bs), value);
   }
   int rank, source;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   source = bad == lowest ? rank : -1;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &source, 1, MPI_INT, MPI_MAX, comm));
   PetscCallMPI(MPI_Bcast(where, sizeof where, MPI_CHAR, source, comm));
-  SETERRQ(comm, PETSC_ERR_FP, "H is not finite at %s: an entry is NaN or Inf, or so large that a row's sum overflows; check the parameters of that material", where);
+  SETERRQ(comm, PETSC_ERR_FP,
+          "H is not finite at %s: an entry is NaN or Inf, or so large that a row's sum overflows; check the parameters "
+          "of that material",
+          where);
 }
 
 // What the Mat carries: its kind, entries, numbering and size (nonzeros summed over the ranks, bytes this rank's).
-PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const OperatorKind &kind, const HamiltonianOptions &opts,
-                                double op_bytes, Mat H) {
+PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
+                                const OperatorKind &kind, const HamiltonianOptions &opts, double op_bytes, Mat H) {
   OperatorProperties p;
   PetscFunctionBeginUser;
   p.kind = kind.name;
@@ -114,7 +124,8 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
     PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &all));
     PetscCall(MatGetLocalSize(H, &local_rows, nullptr));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)H, &blocked, MATMPIBAIJ, MATSEQBAIJ, ""));
-    const double bs = model.blockSize(), index_bytes = blocked ? sizeof(PetscInt) / (bs * bs) : sizeof(PetscInt); // one column index per block
+    const double bs = model.blockSize(),
+                 index_bytes = blocked ? sizeof(PetscInt) / (bs * bs) : sizeof(PetscInt); // one column index per block
     p.bytes = mi.nz_used * (sizeof(PetscScalar) + index_bytes) + (double)local_rows * sizeof(PetscInt);
     p.nonzeros = all.nz_used;
   } else p.bytes = op_bytes; // this rank's: summed only when asked (OperatorTotalBytes), so the build reduces nothing
@@ -124,13 +135,15 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
 
 } // namespace
 
-PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, bool check_finite) {
+PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                 std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, bool check_finite) {
   const LogEvents *ev;
   double op_bytes = 0;
   CrashPhase phase("building H (-hamiltonian " + opts.kind + ")");
   PetscFunctionBeginUser;
   PetscCall(CheckStrainedModel(comm, model));
-  PetscCheck(!model.strained.on || s.a_nm > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "a strained H needs the structure's lattice constant (Structure::a_nm)");
+  PetscCheck(!model.strained.on || s.a_nm > 0, comm, PETSC_ERR_ARG_WRONGSTATE,
+             "a strained H needs the structure's lattice constant (Structure::a_nm)");
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->assembly, 0, 0, 0, 0));
   const OperatorKind *kind;

@@ -30,7 +30,8 @@ std::string HamiltonianDescription(const HamiltonianOptions &opts);
 // counted products), and checks it finite with one product H 1 (two vectors of H's size, freed again): a row that
 // is not finite is a one-line error naming its atom and orbital. check_finite = false skips the check
 // (bench_operators measures the operator alone). Shown in -log_view as TbAssembly. Collective.
-PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H,
+PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                 std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H,
                                  bool check_finite = true);
 
 // The bytes H of this kind will take on this rank (stored entries and indices, blocks, the operator's arrays and

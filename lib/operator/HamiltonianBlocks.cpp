@@ -22,7 +22,8 @@ OrbitalBlock DirectionBlock(const MaterialParameters &m, int b) {
 }
 
 // The non-zero entries of each row of a block (rows of the anion: B; of the cation: B^T), ascending in column.
-void FillPattern(const OrbitalBlock &B, const std::vector<int> &orbs, bool cation_rows, HamiltonianBlocks::BondPattern *P) {
+void FillPattern(const OrbitalBlock &B, const std::vector<int> &orbs, bool cation_rows,
+                 HamiltonianBlocks::BondPattern *P) {
   const int norb = (int)orbs.size();
   P->start.assign(norb + 1, 0);
   P->col.clear(), P->v.clear();
@@ -53,7 +54,9 @@ OrbitalBlock GeneralDirectionBlock(const MaterialParameters &m) {
 
 } // namespace
 
-HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, bool with_patterns) : s_(s), model_(model), k_(k) {
+HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
+                                     bool with_patterns)
+    : s_(s), model_(model), k_(k) {
   orbs_ = basisOrbitals(model.basis);
   norb_ = (int)orbs_.size();
   bs_ = model.blockSize();
@@ -70,14 +73,16 @@ HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel
   if (!strained_) return;
   strained_pattern_.resize(model.materials.size());
   for (size_t m = 0; m < model.materials.size(); ++m)
-    for (int o = 0; o < 2; ++o) FillPattern(GeneralDirectionBlock(model.materials[m]), orbs_, o == 1, &strained_pattern_[m][o]);
+    for (int o = 0; o < 2; ++o)
+      FillPattern(GeneralDirectionBlock(model.materials[m]), orbs_, o == 1, &strained_pattern_[m][o]);
 }
 
 OrbitalBlock HamiltonianBlocks::strainedBlock(PetscInt i, int b) const {
   const bool anion = s_.sublattice(i) == Sublattice::anion;
   const PetscInt j = s_.bonds[i][b], an = anion ? i : j, ca = anion ? j : i;
   const std::array<double, 3> ua = s_.displacementOf(an), uc = s_.displacementOf(ca);
-  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, s_.strain, {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
+  const BondVector v = MakeBondVector(ZincblendeLattice::kAnionBonds[b], s_.a_nm / 4, s_.strain,
+                                      {uc[0] - ua[0], uc[1] - ua[1], uc[2] - ua[2]});
   return StrainedBondBlock(model_.materials[s_.material[ca]], model_.strained.scaling, v);
 }
 
@@ -90,7 +95,8 @@ const HamiltonianBlocks::BondPattern &HamiltonianBlocks::bondPattern(PetscInt i,
   scratch->start = P.start, scratch->col = P.col;
   scratch->v.resize(P.col.size());
   for (int r = 0; r < norb_; ++r)
-    for (int e = P.start[r]; e < P.start[r + 1]; ++e) scratch->v[e] = cation_rows ? B[orbs_[P.col[e]]][orbs_[r]] : B[orbs_[r]][orbs_[P.col[e]]];
+    for (int e = P.start[r]; e < P.start[r + 1]; ++e)
+      scratch->v[e] = cation_rows ? B[orbs_[P.col[e]]][orbs_[r]] : B[orbs_[r]][orbs_[P.col[e]]];
   return *scratch;
 }
 
@@ -201,7 +207,8 @@ void HamiltonianBlocks::addOnsiteCorrection(PetscInt i, std::array<double, kFull
     const int j = s_.bonds[i][b];
     if (j < 0) continue;
     const int m = s_.material[anion ? j : i];
-    AddOnsiteCorrection(model_.materials[m], model_.vbo[m], bond_[m][b], strainedBlock(i, b), orbs_.data(), norb_, anion, diag);
+    AddOnsiteCorrection(model_.materials[m], model_.vbo[m], bond_[m][b], strainedBlock(i, b), orbs_.data(), norb_,
+                        anion, diag);
   }
 }
 void HamiltonianBlocks::bond(PetscInt i, int b, Complex *blk) const {

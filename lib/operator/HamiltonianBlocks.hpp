@@ -25,11 +25,12 @@ public:
   using Complex = std::complex<double>;
   // with_patterns: also each bond block's stored pattern (bondPattern, bondCount, patternOfKey), which only the stored
   // matrices and their counts read; the block operators keep dense blocks and skip building them.
-  HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k, bool with_patterns = true);
+  HamiltonianBlocks(const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
+                    bool with_patterns = true);
 
-  int blockSize() const { return bs_; }   // rows per atom (orbitals x spins)
-  int orbitals() const { return norb_; }  // orbitals per spin
-  int spins() const { return spins_; }    // 2 with spin-orbit, else 1
+  int blockSize() const { return bs_; }  // rows per atom (orbitals x spins)
+  int orbitals() const { return norb_; } // orbitals per spin
+  int spins() const { return spins_; }   // 2 with spin-orbit, else 1
 
   // The stored integrals of one bond block: row r (orbital of the row atom) holds col[start[r] .. start[r+1]),
   // orbitals of the neighbour, ascending, with their values v (never zero); the same for both spins.
@@ -57,7 +58,9 @@ public:
 
   // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
   // on s and p of each spin) and the exact count of a bond block's.
-  int onsiteBound(bool dangling) const { return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0)); }
+  int onsiteBound(bool dangling) const {
+    return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0));
+  }
   int bondCount(PetscInt i, int b) const {
     const int key = bondKey(i, b);
     return (int)(strained_ ? strained_pattern_[key / 8][key % 2] : patternOfKey(key)).col.size() * spins_;
@@ -73,8 +76,10 @@ public:
     std::array<double, kFullOrbitals> diag{}; // in the basis order, valence-band offset included
     double lambda = 0;
     bool passivated = false;
-    PassivationBlock passivation{};           // sum over the dangling bonds
-    bool operator==(const OnSiteTerms &o) const { return diag == o.diag && lambda == o.lambda && passivated == o.passivated && passivation == o.passivation; }
+    PassivationBlock passivation{}; // sum over the dangling bonds
+    bool operator==(const OnSiteTerms &o) const {
+      return diag == o.diag && lambda == o.lambda && passivated == o.passivated && passivation == o.passivation;
+    }
   };
   OnSiteTerms onsiteTerms(PetscInt i) const;
   // Whether every bond's Bloch phase is 1 (k = 0), so that the wraps play no part in H.
@@ -91,10 +96,11 @@ private:
   std::array<double, 3> k_;
   std::vector<int> orbs_;
   int norb_ = 0, bs_ = 0, spins_ = 1;
-  std::vector<std::array<OrbitalBlock, 4>> bond_;                  // per material and bond direction
-  std::vector<std::array<std::array<BondPattern, 2>, 4>> pattern_; // per material, bond direction, row atom (anion, cation)
+  std::vector<std::array<OrbitalBlock, 4>> bond_; // per material and bond direction
+  std::vector<std::array<std::array<BondPattern, 2>, 4>>
+      pattern_; // per material, bond direction, row atom (anion, cation)
   bool strained_ = false;
-  std::vector<std::array<BondPattern, 2>> strained_pattern_;       // per material, row atom: the columns of a general bond
+  std::vector<std::array<BondPattern, 2>> strained_pattern_; // per material, row atom: the columns of a general bond
 };
 
 } // namespace tbpeta

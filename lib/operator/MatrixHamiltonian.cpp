@@ -38,7 +38,8 @@ PetscErrorCode DestroyCsrStorage(void *ctx) {
 // Upper bounds of this rank's diagonal- and off-diagonal-part entries (exact for the bonds), so that each array is
 // allocated once and written straight through; refused when a part exceeds PetscInt (checked on the whole
 // communicator, so every rank stops together; the 64-bit-index PETSc build lifts the limit).
-PetscErrorCode CountEntries(MPI_Comm comm, const Structure &s, const HamiltonianBlocks &builder, size_t *nd_max, size_t *no_max) {
+PetscErrorCode CountEntries(MPI_Comm comm, const Structure &s, const HamiltonianBlocks &builder, size_t *nd_max,
+                            size_t *no_max) {
   PetscFunctionBeginUser;
   *nd_max = 0, *no_max = 0;
   for (PetscInt i = 0; i < s.owned; ++i) {
@@ -53,7 +54,9 @@ PetscErrorCode CountEntries(MPI_Comm comm, const Structure &s, const Hamiltonian
   unsigned long long largest = std::max(*nd_max, *no_max);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
   PetscCheck(largest <= (unsigned long long)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
-             "-cells: a rank would store %llu entries of H in one part, beyond the 32-bit indices of this PETSc build (%" PetscInt_FMT "): use more ranks, -hamiltonian shell or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
+             "-cells: a rank would store %llu entries of H in one part, beyond the 32-bit indices of this PETSc build "
+             "(%" PetscInt_FMT
+             "): use more ranks, -hamiltonian shell or the 64-bit-index build (cmake -DTBPETA_INDEX64=ON)",
              largest, PETSC_MAX_INT);
   PetscFunctionReturn(0);
 }
@@ -62,7 +65,8 @@ PetscErrorCode CountEntries(MPI_Comm comm, const Structure &s, const Hamiltonian
 class CsrWriter {
 public:
   CsrWriter(const Structure &s, const HamiltonianBlocks &builder, CsrStorage *csr)
-    : s_(s), b_(builder), dj_(csr->dj), oj_(csr->oj), da_(reinterpret_cast<Complex *>(csr->da)), oa_(reinterpret_cast<Complex *>(csr->oa)), onsite_((size_t)builder.blockSize() * builder.blockSize()) {}
+      : s_(s), b_(builder), dj_(csr->dj), oj_(csr->oj), da_(reinterpret_cast<Complex *>(csr->da)),
+        oa_(reinterpret_cast<Complex *>(csr->oa)), onsite_((size_t)builder.blockSize() * builder.blockSize()) {}
 
   // The rows of owned atom i: the on-site block and its bonds' blocks, columns ascending within each part.
   void Atom(PetscInt i, PetscInt *di, PetscInt *oi) {
@@ -77,7 +81,8 @@ public:
       phase_[b] = b_.bondPhase(i, b);
       parts_.push_back(j < s_.owned ? Part{(PetscInt)j * bs, b, false} : Part{s_.globalIndex(j) * bs, b, true});
     }
-    std::sort(parts_.begin(), parts_.end(), [](const Part &a, const Part &b) { return a.halo != b.halo ? !a.halo : a.col0 < b.col0; });
+    std::sort(parts_.begin(), parts_.end(),
+              [](const Part &a, const Part &b) { return a.halo != b.halo ? !a.halo : a.col0 < b.col0; });
     for (int r = 0; r < bs; ++r) {
       for (const Part &p : parts_) {
         if (p.b < 0) Onsite(r, p);
@@ -138,7 +143,8 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const HamiltonianB
   csr->oj = static_cast<PetscInt *>(AllocateLarge(sizeof(PetscInt) * no_max));
   csr->da = static_cast<PetscScalar *>(AllocateLarge(sizeof(PetscScalar) * nd_max));
   csr->oa = static_cast<PetscScalar *>(AllocateLarge(sizeof(PetscScalar) * no_max));
-  PetscCheck(csr->di && csr->oi && csr->dj && csr->oj && csr->da && csr->oa, PETSC_COMM_SELF, PETSC_ERR_MEM, "cannot allocate the CSR arrays of H (%zu + %zu entries)", nd_max, no_max);
+  PetscCheck(csr->di && csr->oi && csr->dj && csr->oj && csr->da && csr->oa, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             "cannot allocate the CSR arrays of H (%zu + %zu entries)", nd_max, no_max);
   csr->di[0] = 0, csr->oi[0] = 0;
   CsrWriter writer(s, builder, csr.get());
   Progress progress("building H (aij)");
@@ -146,9 +152,11 @@ PetscErrorCode AssembleAIJ(MPI_Comm comm, const Structure &s, const HamiltonianB
     PetscCall(progress.Loop(i, s.owned, "rows of atom"));
     writer.Atom(i, csr->di, csr->oi);
   }
-  PetscCheck(writer.nd <= nd_max && writer.no <= no_max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CSR entries exceed their bound"); // sanity check of onsiteBound/bondCount
+  PetscCheck(writer.nd <= nd_max && writer.no <= no_max, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "CSR entries exceed their bound"); // sanity check of onsiteBound/bondCount
   // PETSc reads the arrays in place (no copy) and keeps them until the matrix is destroyed.
-  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, PETSC_DETERMINE, PETSC_DETERMINE, csr->di, csr->dj, csr->da, csr->oi, csr->oj, csr->oa, H));
+  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, PETSC_DETERMINE, PETSC_DETERMINE, csr->di, csr->dj, csr->da,
+                                           csr->oi, csr->oj, csr->oa, H));
   PetscCall(PetscContainerCreate(comm, &container));
   PetscCall(PetscContainerSetPointer(container, csr.release()));
   PetscCall(PetscContainerSetUserDestroy(container, DestroyCsrStorage));
@@ -195,7 +203,8 @@ PetscErrorCode AssembleBAIJ(MPI_Comm comm, const Structure &s, const Hamiltonian
 
 } // namespace
 
-PetscErrorCode AssembleMatrixHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H) {
+PetscErrorCode AssembleMatrixHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                         std::array<double, 3> k, MatrixFormat format, Mat *H) {
   PetscFunctionBeginUser;
   static_assert(sizeof(PetscScalar) == sizeof(Complex), "tbpeta needs a complex PETSc build");
   const HamiltonianBlocks builder(s, model, k);
@@ -211,12 +220,14 @@ namespace tbpeta {
 
 namespace {
 
-PetscErrorCode CreateAij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+PetscErrorCode CreateAij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
+                         const HamiltonianOptions &, Mat *H, double *bytes) {
   *bytes = 0; // PETSc counts the entries
   return AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::aij, H);
 }
 
-PetscErrorCode CreateBaij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+PetscErrorCode CreateBaij(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
+                          const HamiltonianOptions &, Mat *H, double *bytes) {
   *bytes = 0;
   return AssembleMatrixHamiltonian(comm, s, model, k, MatrixFormat::baij, H);
 }
@@ -224,13 +235,15 @@ PetscErrorCode CreateBaij(MPI_Comm comm, const Structure &s, const TightBindingM
 // Entries and column indices, the row pointers of the diagonal and off-diagonal parts, the halo vector and buffer.
 double AijBytes(const OperatorCounts &c, const HamiltonianOptions &) {
   const double rows = c.owned * c.rows_per_atom, halo_rows = c.halo * c.rows_per_atom;
-  return c.entries * (sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * (rows + 1) * sizeof(PetscInt) + 2 * halo_rows * sizeof(PetscScalar);
+  return c.entries * (sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * (rows + 1) * sizeof(PetscInt) +
+         2 * halo_rows * sizeof(PetscScalar);
 }
 
 // One dense block per atom pair (the on-site and every bond) with its index, the halo vector and buffer.
 double BaijBytes(const OperatorCounts &c, const HamiltonianOptions &) {
   const double bs = c.rows_per_atom;
-  return (c.owned + c.bonds) * (bs * bs * sizeof(PetscScalar) + sizeof(PetscInt)) + 2 * c.halo * bs * sizeof(PetscScalar);
+  return (c.owned + c.bonds) * (bs * bs * sizeof(PetscScalar) + sizeof(PetscInt)) +
+         2 * c.halo * bs * sizeof(PetscScalar);
 }
 
 } // namespace

@@ -18,6 +18,7 @@ enum class MatrixFormat { aij, baij };
 
 // H at Bloch vector k (units of 2 pi / a; only wrapped bonds carry a phase), MAT_HERMITIAN set. Collective;
 // PETSC_ERR_USER_INPUT when a rank's entries exceed the indices of this PETSc build.
-PetscErrorCode AssembleMatrixHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, MatrixFormat format, Mat *H);
+PetscErrorCode AssembleMatrixHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                         std::array<double, 3> k, MatrixFormat format, Mat *H);
 
 } // namespace tbpeta

@@ -12,10 +12,10 @@ OperatorKind ShellOperatorKind();        // block/BlockShell.cpp
 
 const std::vector<OperatorKind> &OperatorKinds() {
   static const std::vector<OperatorKind> kinds = {
-    AijOperatorKind(),
-    BaijOperatorKind(),
-    StoredBlocksOperatorKind(),
-    ShellOperatorKind(),
+      AijOperatorKind(),
+      BaijOperatorKind(),
+      StoredBlocksOperatorKind(),
+      ShellOperatorKind(),
   };
   return kinds;
 }

@@ -10,7 +10,7 @@ constexpr const char *kKey = "tbpeta_operator";
 
 struct Record {
   OperatorProperties properties;
-  PetscErrorCode (*mult)(Mat, Vec, Vec) = nullptr; // the operator's own product, when counted
+  PetscErrorCode (*mult)(Mat, Vec, Vec) = nullptr;                       // the operator's own product, when counted
   PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *) = nullptr; // its own duplicate, when counted
   PetscInt products = 0;
 };
@@ -55,7 +55,8 @@ PetscErrorCode CountedDuplicate(Mat A, MatDuplicateOption op, Mat *B) {
   PetscBool shell;
   PetscFunctionBeginUser;
   PetscCall(GetRecord(A, &record));
-  PetscCheck(record && record->duplicate, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "a counted operator without its record");
+  PetscCheck(record && record->duplicate, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB,
+             "a counted operator without its record");
   PetscCall(record->duplicate(A, op, B));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &shell));
   if (shell) {
@@ -79,7 +80,9 @@ PetscErrorCode OperatorSetProperties(Mat A, OperatorProperties properties, bool 
   PetscCall(GetRecord(A, &old));
   auto *record = new Record;
   record->properties = std::move(properties);
-  if (old && old->mult) record->mult = old->mult, record->duplicate = old->duplicate, record->products = old->products; // already counted: keep the original product
+  if (old && old->mult)
+    record->mult = old->mult, record->duplicate = old->duplicate,
+    record->products = old->products; // already counted: keep the original product
   else if (count_products) {
     PetscCall(MatGetOperation(A, MATOP_MULT, (void (**)(void)) & record->mult));
     PetscCall(MatSetOperation(A, MATOP_MULT, (void (*)(void))CountedMult));

@@ -14,17 +14,18 @@
 namespace tbpeta {
 
 struct OperatorProperties {
-  std::string kind;                      // what -hamiltonian calls it ("aij", "baij", "stored_blocks", "shell"), or "folded"
-  std::string description;               // e.g. "stored (aij)", "shell (on the fly, block cache)"
-  bool has_entries = false;              // a PETSc matrix whose entries can be factored or densified
+  std::string kind;         // what -hamiltonian calls it ("aij", "baij", "stored_blocks", "shell"), or "folded"
+  std::string description;  // e.g. "stored (aij)", "shell (on the fly, block cache)"
+  bool has_entries = false; // a PETSc matrix whose entries can be factored or densified
   PetscInt rows_per_atom = 1;
-  PetscInt kramers_block = 0;            // rows per atom when time-reversal symmetric with spin, else 0
-  CanonicalRuns canonical_atoms;         // canonical index of each owned atom; empty: rows numbered globally
-  PetscInt rows = 0;                     // global
-  double nonzeros = 0;                   // stored entries, summed over the ranks (0: none stored entry by entry)
-  double bytes = 0;                      // the operator's own memory on this rank (OperatorTotalBytes: all ranks')
+  PetscInt kramers_block = 0;    // rows per atom when time-reversal symmetric with spin, else 0
+  CanonicalRuns canonical_atoms; // canonical index of each owned atom; empty: rows numbered globally
+  PetscInt rows = 0;             // global
+  double nonzeros = 0;           // stored entries, summed over the ranks (0: none stored entry by entry)
+  double bytes = 0;              // the operator's own memory on this rank (OperatorTotalBytes: all ranks')
 
-  // f(i, canonical row of local row i) for every local row i in [0, n), in order (rstart: this rank's first global row).
+  // f(i, canonical row of local row i) for every local row i in [0, n), in order (rstart: this rank's first global
+  // row).
   template <class F>
   void forEachCanonicalRow(PetscInt n, PetscInt rstart, F &&f) const {
     if (canonical_atoms.empty()) {

@@ -45,16 +45,20 @@ PetscErrorCode AllEigenvalues(Mat H, std::vector<double> *values) {
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(H, &n, nullptr));
   PetscCall(OperatorHasEntries(H, &entries));
-  PetscCheck(entries, comm, PETSC_ERR_USER_INPUT, "the dense spectrum needs the entries of H: -hamiltonian aij or baij, not an operator");
-  PetscCheck(n <= kDenseMaxRows, comm, PETSC_ERR_USER_INPUT, "the dense spectrum of %" PetscInt_FMT " rows is refused above %" PetscInt_FMT " rows", n, kDenseMaxRows);
+  PetscCheck(entries, comm, PETSC_ERR_USER_INPUT,
+             "the dense spectrum needs the entries of H: -hamiltonian aij or baij, not an operator");
+  PetscCheck(n <= kDenseMaxRows, comm, PETSC_ERR_USER_INPUT,
+             "the dense spectrum of %" PetscInt_FMT " rows is refused above %" PetscInt_FMT " rows", n, kDenseMaxRows);
   PetscCall(DenseCopy(H, n, &a));
   PetscCall(PetscBLASIntCast(n, &bn));
   std::vector<PetscReal> w(n), rwork(std::max<PetscInt>(1, 3 * n - 2));
   if (n > 0) {
-    PetscCallBLAS("LAPACKheev", LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+    PetscCallBLAS("LAPACKheev",
+                  LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
     lwork = (PetscBLASInt)PetscRealPart(work[0]);
     work.resize(std::max<PetscBLASInt>(1, lwork));
-    PetscCallBLAS("LAPACKheev", LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
+    PetscCallBLAS("LAPACKheev",
+                  LAPACKheev_("N", "L", &bn, a.data(), &bn, w.data(), work.data(), &lwork, rwork.data(), &info));
     PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK zheev failed (info %d)", (int)info);
   }
   values->assign(w.begin(), w.end()); // ascending

@@ -73,7 +73,8 @@ PetscErrorCode ReadStates(EPS eps, Mat H, EigenStates *states) {
   }
   states->index.resize(nconv);
   std::iota(states->index.begin(), states->index.end(), 0);
-  std::stable_sort(states->index.begin(), states->index.end(), [&](PetscInt a, PetscInt b) { return values[a] < values[b]; });
+  std::stable_sort(states->index.begin(), states->index.end(),
+                   [&](PetscInt a, PetscInt b) { return values[a] < values[b]; });
   states->values.clear(), states->residuals.clear();
   for (PetscInt i : states->index) states->values.push_back(values[i]), states->residuals.push_back(residuals[i]);
   PetscFunctionReturn(0);
@@ -107,8 +108,12 @@ PetscErrorCode PrintSolveWarnings(EPS eps, const EigenStates &states) {
   };
   PetscFunctionBeginUser;
   if (!states.unresolved.empty())
-    PetscCall(PetscPrintf(comm, "%s: warning: %zu returned vectors are no eigenstates of H (||Hx - Ex|| > %.1e eV): E = %s eV; with -eps_type folded the levels sigma - d and sigma + d are one level of (H - sigma)^2 and its vectors can mix them: move -eps_target (or the run has not converged)\n",
-                          ProgramName(), states.unresolved.size(), states.residual_limit, list(states.unresolved).c_str()));
+    PetscCall(PetscPrintf(comm,
+                          "%s: warning: %zu returned vectors are no eigenstates of H (||Hx - Ex|| > %.1e eV): E = %s "
+                          "eV; with -eps_type folded the levels sigma - d and sigma + d are one level of (H - sigma)^2 "
+                          "and its vectors can mix them: move -eps_target (or the run has not converged)\n",
+                          ProgramName(), states.unresolved.size(), states.residual_limit,
+                          list(states.unresolved).c_str()));
   PetscCall(TbEPSPrintWarnings(eps));
   PetscFunctionReturn(0);
 }
@@ -139,7 +144,8 @@ PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, Eig
   states->products = products0 >= 0 ? products1 - products0 : -1;
   PetscCall(ReadStates(eps, H, states));
   if (meter) PetscCall(meter->End(H, states));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &states->seconds, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)eps)));
+  PetscCallMPI(
+      MPI_Allreduce(MPI_IN_PLACE, &states->seconds, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)eps)));
   PetscCall(EPSGetIterationNumber(eps, &states->iterations));
   PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
   PetscCall(EPSGetWhichEigenpairs(eps, &which));
@@ -153,7 +159,8 @@ PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, Eig
 
 PetscErrorCode StateVector(EPS eps, const EigenStates &states, size_t k, Vec x) {
   PetscFunctionBeginUser;
-  PetscCheck(k < states.index.size(), PetscObjectComm((PetscObject)eps), PETSC_ERR_ARG_OUTOFRANGE, "state %zu of %zu", k, states.index.size());
+  PetscCheck(k < states.index.size(), PetscObjectComm((PetscObject)eps), PETSC_ERR_ARG_OUTOFRANGE, "state %zu of %zu",
+             k, states.index.size());
   PetscCall(EPSGetEigenvector(eps, states.index[k], x, nullptr));
   PetscCall(VecNormalize(x, nullptr));
   PetscFunctionReturn(0);

@@ -34,7 +34,8 @@ public:
 
 // Solves eps on H and reads the states back (ascending) with their residuals and counters; states->unresolved lists
 // the vectors that are no eigenvectors of H. Errors: the policy's refusals (PETSC_ERR_USER_INPUT). Collective.
-PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, EigenStates *states, SolveMeter *meter = nullptr);
+PetscErrorCode SolveEigenproblem(EPS eps, Mat H, const SolverPolicy &policy, EigenStates *states,
+                                 SolveMeter *meter = nullptr);
 
 // One warning line each for vectors that are no eigenvectors of H and for a nemo solve that stopped at its limit.
 // Collective (rank 0 prints).

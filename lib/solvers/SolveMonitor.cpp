@@ -23,7 +23,8 @@ PetscErrorCode DestroyWatch(void **ctx) {
   return 0;
 }
 
-PetscErrorCode Monitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *, PetscScalar *, PetscReal *, PetscInt nest, void *ctx) {
+PetscErrorCode Monitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *, PetscScalar *, PetscReal *, PetscInt nest,
+                       void *ctx) {
   auto *watch = static_cast<Watch *>(ctx);
   char what[256];
   PetscInt nev;
@@ -33,7 +34,9 @@ PetscErrorCode Monitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *, Pet
   if (its <= 1) watch->progress = Progress(watch->what); // a new solve
   if (watch->own_progress || !watch->progress.Due()) PetscFunctionReturn(0);
   PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
-  PetscCall(watch->progress.Report("iteration %" PetscInt_FMT ", %" PetscInt_FMT " of %" PetscInt_FMT " wanted states converged (%" PetscInt_FMT " values estimated)", its, nconv, nev, nest));
+  PetscCall(watch->progress.Report("iteration %" PetscInt_FMT ", %" PetscInt_FMT " of %" PetscInt_FMT
+                                   " wanted states converged (%" PetscInt_FMT " values estimated)",
+                                   its, nconv, nev, nest));
   PetscFunctionReturn(0);
 }
 

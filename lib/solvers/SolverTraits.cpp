@@ -17,7 +17,9 @@ PetscErrorCode Query(EPS eps, const char *name, F **f) {
 
 } // namespace
 
-PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack) { return arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15); }
+PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack) {
+  return arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15);
+}
 
 PetscErrorCode TbEPSDescribe(EPS eps, std::string *text) {
   PetscErrorCode (*f)(EPS, char *, size_t);
@@ -106,7 +108,8 @@ PetscErrorCode TbEPSSetProductCap_Default(EPS eps, PetscInt rows, PetscInt m) {
   PetscCall(EPSGetDimensions(eps, &nev, &ncv, &mpd));
   if (ncv <= 0) ncv = std::min(rows, SlepcDefaultBasis(nev, arpack));
   PetscCall(EPSSetDimensions(eps, nev, ncv, mpd));
-  const PetscInt restarts = arpack ? 1 + std::max<PetscInt>(0, m - ncv - 1) / std::max<PetscInt>(1, ncv - nev) : 1 + std::max<PetscInt>(0, m - ncv) / ((ncv + 1) / 2);
+  const PetscInt restarts = arpack ? 1 + std::max<PetscInt>(0, m - ncv - 1) / std::max<PetscInt>(1, ncv - nev)
+                                   : 1 + std::max<PetscInt>(0, m - ncv) / ((ncv + 1) / 2);
   PetscCall(EPSSetTolerances(eps, tol, restarts));
   PetscFunctionReturn(0);
 }

@@ -27,7 +27,8 @@ struct TbEPSTraits {
   bool returns_vectors = true;     // the eigenvectors can be read after the solve
 };
 
-// "krylovschur + sinvert", "folded (krylovschur + shift)", "nemo: Lanczos (...)": the solver line's text. Not collective.
+// "krylovschur + sinvert", "folded (krylovschur + shift)", "nemo: Lanczos (...)": the solver line's text. Not
+// collective.
 PetscErrorCode TbEPSDescribe(EPS eps, std::string *text);
 // The vectors of H's size the solver holds at its peak for nev states (the memory preflight). Not collective.
 PetscErrorCode TbEPSEstimateVectors(EPS eps, PetscInt nev, PetscInt *vectors);

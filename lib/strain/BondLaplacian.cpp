@@ -31,7 +31,8 @@ PetscErrorCode BondLaplacian::Attach(SNES snes, const KeatingEnergy *energy) {
   if (shell) {
     PetscCall(PCShellSetContext(pc, this));
     PetscCall(PCShellSetApply(pc, Apply));
-    PetscCall(PCShellSetName(pc, "tbpeta bond Laplacian, one multigrid cycle per Cartesian component (KSP prefix strain_laplacian_), zero-energy motions removed"));
+    PetscCall(PCShellSetName(pc, "tbpeta bond Laplacian, one multigrid cycle per Cartesian component (KSP prefix "
+                                 "strain_laplacian_), zero-energy motions removed"));
   }
   PetscFunctionReturn(0);
 }
@@ -88,8 +89,10 @@ PetscErrorCode BondLaplacian::AssembleLaplacian(MPI_Comm comm) {
       const int j = s.bonds[i][b];
       if (j >= 0 && j != i) ++(j < s.owned ? d_nnz : o_nnz)[i];
     }
-  PetscCall(MatCreateAIJ(comm, s.owned, s.owned, PETSC_DETERMINE, PETSC_DETERMINE, 0, d_nnz.data(), 0, o_nnz.data(), laplacian_.out()));
-  PetscCall(MatSetOption(laplacian_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); // a 1-cell periodic axis repeats a neighbour
+  PetscCall(MatCreateAIJ(comm, s.owned, s.owned, PETSC_DETERMINE, PETSC_DETERMINE, 0, d_nnz.data(), 0, o_nnz.data(),
+                         laplacian_.out()));
+  PetscCall(MatSetOption(laplacian_, MAT_NEW_NONZERO_ALLOCATION_ERR,
+                         PETSC_FALSE)); // a 1-cell periodic axis repeats a neighbour
   for (PetscInt i = 0; i < s.owned; ++i) {
     const PetscInt gi = s.globalIndex(i);
     PetscScalar diagonal = 0;
@@ -128,7 +131,8 @@ PetscErrorCode BondLaplacian::CreateLaplacianSolver(MPI_Comm comm, KSP *ksp) {
 // y = L x (solve false) or y = (the Laplacian's KSP: one multigrid cycle) x (solve true), component by component.
 PetscErrorCode BondLaplacian::PerComponent(Vec x, Vec y, bool solve) {
   PetscFunctionBeginUser;
-  PetscCheck(laplacian_, PetscObjectComm((PetscObject)x), PETSC_ERR_ORDER, "the relaxation's bond Laplacian is used before the SNES computed its Jacobian");
+  PetscCheck(laplacian_, PetscObjectComm((PetscObject)x), PETSC_ERR_ORDER,
+             "the relaxation's bond Laplacian is used before the SNES computed its Jacobian");
   for (PetscInt c = 0; c < 3; ++c) {
     PetscCall(VecStrideGather(x, c, x1_, INSERT_VALUES));
     if (solve) PetscCall(KSPSolve(solver_, x1_, y1_));
@@ -153,7 +157,8 @@ PetscErrorCode BondLaplacian::GetDiagonal(Mat J, Vec d) {
   PetscInt n;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(J, &self));
-  PetscCheck(self->laplacian_, PetscObjectComm((PetscObject)J), PETSC_ERR_ORDER, "the relaxation's bond Laplacian is used before the SNES computed its Jacobian");
+  PetscCheck(self->laplacian_, PetscObjectComm((PetscObject)J), PETSC_ERR_ORDER,
+             "the relaxation's bond Laplacian is used before the SNES computed its Jacobian");
   PetscCall(MatGetDiagonal(self->laplacian_, self->y1_));
   PetscCall(VecGetLocalSize(self->y1_, &n));
   PetscCall(VecGetArrayRead(self->y1_, &l));

@@ -32,7 +32,8 @@ PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin, const Structure &to, Vec *values) {
+PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin,
+                                  const Structure &to, Vec *values) {
   OwnedIS is_from, is_to;
   OwnedScatter scatter;
   PetscFunctionBeginUser;
@@ -53,7 +54,8 @@ PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec fr
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin, Structure *to) {
+PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin,
+                                     Structure *to) {
   OwnedVec owned;
   PetscFunctionBeginUser;
   PetscCall(TransferAtomValues(comm, domain, from, 3, origin, *to, owned.out()));

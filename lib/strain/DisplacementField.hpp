@@ -20,10 +20,12 @@ PetscErrorCode StoreDisplacements(MPI_Comm comm, Vec u, Structure *s);
 // Values of `bs` numbers per atom of `to` (a new Vec in `to`'s global numbering, block size bs), taken from `from` (bs
 // numbers per atom of `domain`, its global numbering), where the site p of `to` is the site p + origin of `domain`.
 // A PETSc scatter. Collective.
-PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin, const Structure &to, Vec *values);
+PetscErrorCode TransferAtomValues(MPI_Comm comm, const Structure &domain, Vec from, int bs, std::array<int, 3> origin,
+                                  const Structure &to, Vec *values);
 
 // The displacements of the atoms of `to`, taken from `from` (a field of the structure `domain`), where the site p of
 // `to` is the site p + origin of `domain` (plane units). A PETSc scatter: neither structure is gathered. Collective.
-PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin, Structure *to);
+PetscErrorCode TransferDisplacements(MPI_Comm comm, const Structure &domain, Vec from, std::array<int, 3> origin,
+                                     Structure *to);
 
 } // namespace tbpeta

@@ -21,7 +21,8 @@ PetscErrorCode UsedMaterials(MPI_Comm comm, const Structure &s, size_t count, st
 
 } // namespace
 
-PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, StrainFix fix, KeatingEnergy *out) {
+PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm,
+                                     StrainFix fix, KeatingEnergy *out) {
   KeatingEnergy k;
   std::vector<int> used;
   PetscFunctionBeginUser;
@@ -29,9 +30,11 @@ PetscErrorCode KeatingEnergy::Create(MPI_Comm comm, const Structure &s, const Ti
   for (size_t m = 0; m < model.materials.size(); ++m) {
     const MaterialParameters &p = model.materials[m];
     PetscCheck(!used[m] || p.keating.given(), comm, PETSC_ERR_USER_INPUT,
-               "-strain keating: material %s (%s) has no Keating constants (keys keating_alpha, keating_beta in N/m); add them to its parameter file or use -strain none",
+               "-strain keating: material %s (%s) has no Keating constants (keys keating_alpha, keating_beta in N/m); "
+               "add them to its parameter file or use -strain none",
                p.material.c_str(), p.source.c_str());
-    k.binary_.push_back({std::sqrt(3.0) / 4.0 * p.a_lattice / 10.0, p.keating.alpha * kEvPerNewtonMetreNm2, p.keating.beta * kEvPerNewtonMetreNm2});
+    k.binary_.push_back({std::sqrt(3.0) / 4.0 * p.a_lattice / 10.0, p.keating.alpha * kEvPerNewtonMetreNm2,
+                         p.keating.beta * kEvPerNewtonMetreNm2});
   }
   k.s_ = &s;
   k.comm_ = comm;
@@ -61,7 +64,8 @@ void KeatingEnergy::SetIdealBonds() {
   for (int side = 0; side < 2; ++side)
     for (int b = 0; b < 4; ++b) {
       Vec3 d;
-      for (int c = 0; c < 3; ++c) d[c] = (side == (int)Sublattice::anion ? 1 : -1) * ZincblendeLattice::kAnionBonds[b][c] * a_nm_ / 4.0;
+      for (int c = 0; c < 3; ++c)
+        d[c] = (side == (int)Sublattice::anion ? 1 : -1) * ZincblendeLattice::kAnionBonds[b][c] * a_nm_ / 4.0;
       for (int r = 0; r < 3; ++r) ideal_[side][b][r] = d[r] + e[r][0] * d[0] + e[r][1] * d[1] + e[r][2] * d[2];
     }
 }

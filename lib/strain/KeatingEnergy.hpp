@@ -25,7 +25,8 @@ class KeatingEnergy {
 public:
   // Refuses (one line, naming the material and the key) a material of the model without Keating constants.
   // The structure must outlive this object. Collective.
-  static PetscErrorCode Create(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm, StrainFix fix, KeatingEnergy *out);
+  static PetscErrorCode Create(MPI_Comm comm, const Structure &s, const TightBindingModel &model, double a_nm,
+                               StrainFix fix, KeatingEnergy *out);
 
   // A zero displacement field in this energy's layout (ghosted, block size 3). Collective.
   PetscErrorCode CreateDisplacement(Vec *u) const;
@@ -70,11 +71,11 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   double a_nm_ = 0;
   std::array<double, 6> eps_{0, 0, 0, 0, 0, 0};
-  std::vector<Binary> binary_;          // per material of the model
+  std::vector<Binary> binary_;                 // per material of the model
   std::array<std::array<Vec3, 4>, 2> ideal_{}; // [sublattice][bond]
   StrainFix fix_ = StrainFix::none;
-  std::vector<PetscInt> held_;          // owned atoms held in place (-strain_fix)
-  OwnedVec u_, g_;                      // ghosted work vectors, for vectors that are not ghosted themselves
+  std::vector<PetscInt> held_; // owned atoms held in place (-strain_fix)
+  OwnedVec u_, g_;             // ghosted work vectors, for vectors that are not ghosted themselves
   PetscInt evaluations_ = 0;
 };
 

@@ -16,10 +16,10 @@ using Vec3 = std::array<double, 3>;
 inline constexpr double kEvPerNewtonMetreNm2 = 6.241509074460763;
 
 struct KeatingBond {
-  Vec3 r;            // actual bond vector, nm
-  double d0 = 0;     // unstrained bond length of the bond's binary, nm
-  double alpha = 0;  // eV/nm^2 (N/m x kEvPerNewtonMetreNm2)
-  double beta = 0;   // eV/nm^2
+  Vec3 r;           // actual bond vector, nm
+  double d0 = 0;    // unstrained bond length of the bond's binary, nm
+  double alpha = 0; // eV/nm^2 (N/m x kEvPerNewtonMetreNm2)
+  double beta = 0;  // eV/nm^2
 };
 
 inline double Dot(const Vec3 &a, const Vec3 &b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -32,7 +32,8 @@ inline double KeatingAtomTerms(int n, const KeatingBond *bond, Vec3 *grad) {
     e += 0.1875 * c * x * x;
     for (int k = 0; k < 3; ++k) grad[b][k] += 0.75 * c * x * bond[b].r[k];
     for (int o = b + 1; o < n; ++o) {
-      const double dd = bond[b].d0 * bond[o].d0, y = Dot(bond[b].r, bond[o].r) + dd / 3.0, cb = std::sqrt(bond[b].beta * bond[o].beta) / dd;
+      const double dd = bond[b].d0 * bond[o].d0, y = Dot(bond[b].r, bond[o].r) + dd / 3.0,
+                   cb = std::sqrt(bond[b].beta * bond[o].beta) / dd;
       e += 0.375 * cb * y * y;
       for (int k = 0; k < 3; ++k) {
         grad[b][k] += 0.75 * cb * y * bond[o].r[k];

@@ -36,14 +36,16 @@ PetscErrorCode ProgressMonitor(SNES snes, PetscInt it, PetscReal fnorm, void *ct
   PetscFunctionBeginUser;
   if (!progress->Due()) PetscFunctionReturn(0);
   PetscCall(SNESGetTolerances(snes, &atol, nullptr, nullptr, nullptr, nullptr));
-  PetscCall(progress->Report("%" PetscInt_FMT " iterations, |dE/du| %.3e eV/nm (target %.1e)", it, (double)fnorm, (double)atol));
+  PetscCall(progress->Report("%" PetscInt_FMT " iterations, |dE/du| %.3e eV/nm (target %.1e)", it, (double)fnorm,
+                             (double)atol));
   PetscFunctionReturn(0);
 }
 
 // SNES's own test (rtol, stol, iteration limit, divergence, and atol on the 2-norm, which bounds every atom's force),
 // then atol on the largest force of an atom: the 2-norm over all atoms grows with their number, the largest force
 // is the accuracy a user asks for at any size.
-PetscErrorCode LargestForceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal step, PetscReal fnorm, SNESConvergedReason *reason, void *) {
+PetscErrorCode LargestForceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal step, PetscReal fnorm,
+                                SNESConvergedReason *reason, void *) {
   Vec f;
   PetscReal atol;
   double largest;
@@ -84,7 +86,9 @@ PetscErrorCode MaxAtomForce(Vec gradient, double *max_force) {
   PetscFunctionBeginUser;
   PetscCall(VecGetLocalSize(gradient, &n));
   PetscCall(VecGetArrayRead(gradient, &g));
-  for (PetscInt i = 0; i + 2 < n; i += 3) m = std::max(m, std::sqrt(PetscRealPart(g[i] * PetscConj(g[i]) + g[i + 1] * PetscConj(g[i + 1]) + g[i + 2] * PetscConj(g[i + 2]))));
+  for (PetscInt i = 0; i + 2 < n; i += 3)
+    m = std::max(m, std::sqrt(PetscRealPart(g[i] * PetscConj(g[i]) + g[i + 1] * PetscConj(g[i + 1]) +
+                                            g[i + 2] * PetscConj(g[i + 2]))));
   PetscCall(VecRestoreArrayRead(gradient, &g));
   PetscCallMPI(MPI_Allreduce(&m, max_force, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)gradient)));
   PetscFunctionReturn(0);

@@ -13,18 +13,18 @@
 namespace tbpeta {
 
 // The SNES defaults of the relaxation, shown by -help.
-inline constexpr double kRelaxForceTolerance = 1e-3; // eV/nm, -strain_snes_atol
+inline constexpr double kRelaxForceTolerance = 1e-3;   // eV/nm, -strain_snes_atol
 inline constexpr PetscInt kRelaxMaxIterations = 20000; // -strain_snes_max_it
 
 struct RelaxationReport {
   bool relaxed = false; // a relaxation ran
   std::string model = "none", snes_type;
   PetscInt iterations = 0, evaluations = 0, atoms = 0;
-  double energy = 0;        // eV, whole strain domain
-  double max_force = 0;     // eV/nm, largest |dE/du| of an atom
+  double energy = 0;    // eV, whole strain domain
+  double max_force = 0; // eV/nm, largest |dE/du| of an atom
   double seconds = 0;
   bool converged = false;
-  std::string reason;       // SNES's converged reason
+  std::string reason; // SNES's converged reason
   double energyPerAtom() const { return atoms ? energy / atoms : 0; }
 };
 

@@ -11,7 +11,9 @@ using Mat3 = std::array<std::array<double, 3>, 3>;
 
 // Columns c of a, b: solves F a = b for F (a invertible), i.e. F = b a^-1.
 bool RightDivide(const Mat3 &b, const Mat3 &a, Mat3 *f) {
-  const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                     a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                     a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
   if (std::fabs(det) < 1e-30) return false;
   Mat3 inv;
   for (int r = 0; r < 3; ++r)
@@ -50,7 +52,12 @@ Voigt AtomStrain(const Structure &s, const TightBindingModel &model, double a_nm
       D[c][k] = n == 4 ? d[k + 1][c] - d[0][c] : d[k][c];
     }
   if (!RightDivide(R, D, &F)) return e;
-  return {F[0][0] - 1, F[1][1] - 1, F[2][2] - 1, 0.5 * (F[1][2] + F[2][1]), 0.5 * (F[0][2] + F[2][0]), 0.5 * (F[0][1] + F[1][0])};
+  return {F[0][0] - 1,
+          F[1][1] - 1,
+          F[2][2] - 1,
+          0.5 * (F[1][2] + F[2][1]),
+          0.5 * (F[0][2] + F[2][0]),
+          0.5 * (F[0][1] + F[1][0])};
 }
 
 } // namespace
@@ -61,13 +68,15 @@ std::vector<Voigt> StrainTensors(const Structure &s, const TightBindingModel &mo
   return e;
 }
 
-PetscErrorCode HydrostaticInDot(MPI_Comm comm, const Structure &s, const Nanostructure &nano, const std::vector<Voigt> &tensors, StrainRange *range) {
+PetscErrorCode HydrostaticInDot(MPI_Comm comm, const Structure &s, const Nanostructure &nano,
+                                const std::vector<Voigt> &tensors, StrainRange *range) {
   double lo = std::numeric_limits<double>::max(), hi = -lo, sum = 0;
   long long count = 0;
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < s.owned; ++i) {
     bool in = s.sublattice(i) == Sublattice::cation && nano.inDot(s.sites[i]);
-    for (int b = 0; b < 4 && !in && s.sublattice(i) == Sublattice::anion; ++b) in = s.bonds[i][b] >= 0 && nano.inDot(s.sites[s.bonds[i][b]]);
+    for (int b = 0; b < 4 && !in && s.sublattice(i) == Sublattice::anion; ++b)
+      in = s.bonds[i][b] >= 0 && nano.inDot(s.sites[s.bonds[i][b]]);
     if (!in) continue;
     const double h = Hydrostatic(tensors[i]);
     lo = std::min(lo, h), hi = std::max(hi, h), sum += h, ++count;

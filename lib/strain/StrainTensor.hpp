@@ -31,6 +31,7 @@ struct StrainRange {
 
 // The hydrostatic strain of the atoms inside the dot (cations of the dot and anions bonded to one), over all ranks.
 // Collective.
-PetscErrorCode HydrostaticInDot(MPI_Comm comm, const Structure &s, const Nanostructure &nano, const std::vector<Voigt> &tensors, StrainRange *range);
+PetscErrorCode HydrostaticInDot(MPI_Comm comm, const Structure &s, const Nanostructure &nano,
+                                const std::vector<Voigt> &tensors, StrainRange *range);
 
 } // namespace tbpeta

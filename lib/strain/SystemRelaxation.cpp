@@ -8,10 +8,10 @@ namespace tbpeta {
 
 namespace {
 
-
 // Relaxes the atoms of `domain` (its displacements set); u receives the displacement field, `fields` the strain
 // tensor (6) and the energy (1) of each owned atom of the domain, block size 7.
-PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, Structure *domain, OwnedVec *u, OwnedVec *fields, RelaxationReport *report) {
+PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, Structure *domain, OwnedVec *u,
+                           OwnedVec *fields, RelaxationReport *report) {
   KeatingEnergy energy;
   OwnedSNES snes;
   std::vector<double> atom_energy;
@@ -51,7 +51,8 @@ PetscErrorCode ReadFields(Vec fields, PetscInt owned, SystemStrain *strain) {
 }
 
 // The padded strain domain: the electronic box with pad host cells on each open face, and its own partition.
-PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, std::array<int, 3> *origin, Structure *domain) {
+PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, std::array<int, 3> *origin,
+                                  Structure *domain) {
   std::array<int, 3> cells = sys.lattice.cells();
   PlanePartition partition;
   PetscFunctionBeginUser;
@@ -89,7 +90,9 @@ PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain 
     PetscCall(ReadFields(electronic, sys->structure.owned, strain));
   }
   PetscCheck(report->converged || sys->spec.strain.allow_unconverged, comm, PETSC_ERR_NOT_CONVERGED,
-             "-strain keating: the relaxation stopped before its tolerance (%s after %" PetscInt_FMT " iterations, largest force %.3g eV/nm); nothing written (raise -strain_snes_max_it, or go on with -strain_allow_unconverged)",
+             "-strain keating: the relaxation stopped before its tolerance (%s after %" PetscInt_FMT
+             " iterations, largest force %.3g eV/nm); nothing written (raise -strain_snes_max_it, or go on with "
+             "-strain_allow_unconverged)",
              report->reason.c_str(), report->iterations, report->max_force);
   PetscFunctionReturn(0);
 }

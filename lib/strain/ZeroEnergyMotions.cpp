@@ -9,7 +9,9 @@ namespace {
 
 using Gram = std::array<std::array<double, 6>, 6>;
 
-Vec3 Cross(const Vec3 &a, const Vec3 &b) { return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}; }
+Vec3 Cross(const Vec3 &a, const Vec3 &b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
 
 Vec3 ToVec3(const std::array<int, 3> &v) { return {(double)v[0], (double)v[1], (double)v[2]}; }
 
@@ -142,7 +144,9 @@ PetscErrorCode ZeroEnergyMotions::Remove(Vec y) const {
   const int m = (int)modes_.size();
   PetscFunctionBeginUser;
   PetscCall(VecGetArray(y, &a));
-  auto at = [&](PetscInt i) { return Vec3{PetscRealPart(a[3 * i]), PetscRealPart(a[3 * i + 1]), PetscRealPart(a[3 * i + 2])}; };
+  auto at = [&](PetscInt i) {
+    return Vec3{PetscRealPart(a[3 * i]), PetscRealPart(a[3 * i + 1]), PetscRealPart(a[3 * i + 2])};
+  };
   auto subtract = [&](PetscInt i, const Vec3 &v, double s) {
     for (int k = 0; k < 3; ++k) a[3 * i + k] -= s * v[k];
   };

@@ -29,10 +29,10 @@ public:
 
 private:
   struct Floppy {
-    PetscInt atom;        // owned
-    Vec3 tangent;         // unit
+    PetscInt atom; // owned
+    Vec3 tangent;  // unit
   };
-  Vec3 Arm(PetscInt i) const; // ideal site i relative to the centroid (nm)
+  Vec3 Arm(PetscInt i) const;                 // ideal site i relative to the centroid (nm)
   void RigidModes(PetscInt i, Vec3 *r) const; // r[k] for each k of modes_
   void FindFloppyAtoms(const KeatingEnergy &energy);
   PetscErrorCode InvertGram(MPI_Comm comm);
@@ -40,7 +40,7 @@ private:
   const Structure *s_ = nullptr;
   MPI_Comm comm_ = MPI_COMM_NULL;
   double a_nm_ = 0;
-  std::vector<int> modes_;                  // rigid modes: 0-2 translation along, 3-5 rotation about axis m - 3
+  std::vector<int> modes_; // rigid modes: 0-2 translation along, 3-5 rotation about axis m - 3
   Vec3 centroid_{0, 0, 0};
   std::vector<Floppy> floppy_;
   PetscInt floppy_total_ = 0;

@@ -23,7 +23,8 @@ void Count(size_t freed, size_t allocated) {
 
 // The three routines follow PETSc's PetscMallocAlign & co.: no PetscFunctionBegin (they run for every allocation,
 // also while an error is being handled), NULL for 0 bytes, freeing NULL is allowed.
-PetscErrorCode TrackedMalloc(size_t bytes, PetscBool clear, int line, const char func[], const char file[], void **result) {
+PetscErrorCode TrackedMalloc(size_t bytes, PetscBool clear, int line, const char func[], const char file[],
+                             void **result) {
   PetscCall(PetscMallocAlign(bytes, clear, line, func, file, result));
   if (*result) {
     (*blocks)[*result] = bytes;
@@ -84,8 +85,8 @@ size_t AllocationPeakBytesSinceReset() { return peak_bytes; }
 
 PetscErrorCode BeginVectorCount(size_t *baseline_bytes) {
   PetscFunctionBeginUser;
-  for (auto initialize : {EPSInitializePackage, STInitializePackage, BVInitializePackage, DSInitializePackage, FNInitializePackage, RGInitializePackage, KSPInitializePackage,
-                          PCInitializePackage})
+  for (auto initialize : {EPSInitializePackage, STInitializePackage, BVInitializePackage, DSInitializePackage,
+                          FNInitializePackage, RGInitializePackage, KSPInitializePackage, PCInitializePackage})
     PetscCall(initialize());
   ResetAllocationPeak();
   *baseline_bytes = AllocationCurrentBytes();
@@ -100,7 +101,8 @@ PetscErrorCode VectorsHeld(Mat H, size_t baseline_bytes, PetscInt *vectors, doub
   PetscCall(MatGetLocalSize(H, &rows, nullptr));
   // local[1] = 1 on a rank that measures nothing; one reduction for both.
   double local[2] = {0, AllocationTrackerActive() ? 0.0 : 1.0}, global[2];
-  if (AllocationTrackerActive() && rows > 0 && peak_bytes > baseline_bytes) local[0] = (double)(peak_bytes - baseline_bytes) / ((double)rows * sizeof(PetscScalar));
+  if (AllocationTrackerActive() && rows > 0 && peak_bytes > baseline_bytes)
+    local[0] = (double)(peak_bytes - baseline_bytes) / ((double)rows * sizeof(PetscScalar));
   PetscCallMPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm));
   const bool measured = global[1] == 0;
   *vectors = measured ? (PetscInt)std::llround(global[0]) : -1;

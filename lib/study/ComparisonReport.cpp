@@ -19,16 +19,21 @@ std::vector<ComparisonRatio> RatiosToLanczos(std::span<const ComparisonRow> rows
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<ComparisonRatio> out;
   // the base: the first converged run that splits its states at the centre (the Lanczos)
-  const auto base = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.splits_at_centre && r.converged && r.products > 0; });
+  const auto base = std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) {
+    return r.splits_at_centre && r.converged && r.products > 0;
+  });
   if (base == rows.end()) return out;
   for (const ComparisonRow &r : rows) {
     if (&r == &*base || r.skipped || r.seconds <= 0) continue;
     ComparisonRatio q;
     q.solver = r.solver;
-    q.products = r.products > 0 ? (double)r.products / (double)base->products : nan; // shift-and-invert: LU solves, no products
+    q.products =
+        r.products > 0 ? (double)r.products / (double)base->products : nan; // shift-and-invert: LU solves, no products
     q.seconds = base->seconds > 0 ? r.seconds / base->seconds : nan;
-    q.solver_mb = base->solver_mb >= 1 ? r.solver_mb / base->solver_mb : nan; // below 1 MB the page-level measurement is noise
-    q.vectors = base->vectors_held > 0 && r.vectors_held > 0 ? (double)r.vectors_held / (double)base->vectors_held : nan;
+    q.solver_mb =
+        base->solver_mb >= 1 ? r.solver_mb / base->solver_mb : nan; // below 1 MB the page-level measurement is noise
+    q.vectors =
+        base->vectors_held > 0 && r.vectors_held > 0 ? (double)r.vectors_held / (double)base->vectors_held : nan;
     q.lower_bound = !r.converged;
     out.push_back(q);
   }
@@ -40,23 +45,30 @@ PetscErrorCode PrintComparison(MPI_Comm comm, std::span<const ComparisonRow> row
   size_t w = 6;
   for (const ComparisonRow &r : rows) w = std::max(w, r.solver.size());
   const int iw = (int)w;
-  PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, "solver", "found", "conv", "max|dE| eV", "max resid", "products", "iters", "vectors", "time s", "peak MB",
-                        "own MB", "note"));
+  PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, "solver", "found", "conv",
+                        "max|dE| eV", "max resid", "products", "iters", "vectors", "time s", "peak MB", "own MB",
+                        "note"));
   for (const ComparisonRow &r : rows) {
     const std::string found = Format("%" PetscInt_FMT "/%" PetscInt_FMT, r.states(), r.requested);
     if (r.skipped) {
-      PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, r.solver.c_str(), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
+      PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, r.solver.c_str(), "-", "-",
+                            "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
       continue;
     }
-    PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9" PetscInt_FMT " %7" PetscInt_FMT " %7s %8.2f %8.1f %8.1f  %s\n", iw, r.solver.c_str(), found.c_str(), r.converged ? "yes" : "NO",
-                          Cell("%.2e", r.max_deviation).c_str(), Cell("%.2e", r.max_residual).c_str(), r.products, r.iterations,
-                          r.vectors_held > 0 ? std::to_string(r.vectors_held).c_str() : "-", r.seconds, r.peak_rss_mb, r.solver_mb, r.note.c_str()));
+    PetscCall(PetscPrintf(comm,
+                          "%-*s %5s %4s %11s %9s %9" PetscInt_FMT " %7" PetscInt_FMT " %7s %8.2f %8.1f %8.1f  %s\n", iw,
+                          r.solver.c_str(), found.c_str(), r.converged ? "yes" : "NO",
+                          Cell("%.2e", r.max_deviation).c_str(), Cell("%.2e", r.max_residual).c_str(), r.products,
+                          r.iterations, r.vectors_held > 0 ? std::to_string(r.vectors_held).c_str() : "-", r.seconds,
+                          r.peak_rss_mb, r.solver_mb, r.note.c_str()));
   }
-  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow &r) { return !r.values.empty(); })) PetscCall(PetscPrintf(comm, "levels (eV, x multiplicity):\n"));
+  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow &r) { return !r.values.empty(); }))
+    PetscCall(PetscPrintf(comm, "levels (eV, x multiplicity):\n"));
   for (const ComparisonRow &r : rows) {
     if (r.values.empty()) continue;
     std::string list;
-    for (const ComparedLevel &l : Levels(r.values, level_tol)) list += Format("%s%.6f x%zu", list.empty() ? "" : ", ", l.value, l.count);
+    for (const ComparedLevel &l : Levels(r.values, level_tol))
+      list += Format("%s%.6f x%zu", list.empty() ? "" : ", ", l.value, l.count);
     PetscCall(PetscPrintf(comm, "  %-*s %s\n", iw, r.solver.c_str(), list.c_str()));
   }
   const std::vector<ComparisonRatio> ratios = RatiosToLanczos(rows);
@@ -64,10 +76,12 @@ PetscErrorCode PrintComparison(MPI_Comm comm, std::span<const ComparisonRow> row
     PetscCall(PetscPrintf(comm, "ratios: no converged Lanczos run to compare with\n"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscPrintf(comm, "ratios to the NEMO 3-D-style Lanczos (own MB = peak during the solve - resident before it; >= : not converged, a lower bound):\n"));
+  PetscCall(PetscPrintf(comm, "ratios to the NEMO 3-D-style Lanczos (own MB = peak during the solve - resident before "
+                              "it; >= : not converged, a lower bound):\n"));
   for (const ComparisonRatio &q : ratios) {
     const char *ge = q.lower_bound ? ">=" : "  ";
-    PetscCall(PetscPrintf(comm, "  %-*s products %s%8s  time %s%8s  own memory %8s  vectors %8s\n", iw, q.solver.c_str(), ge, Cell("%.2fx", q.products).c_str(), ge, Cell("%.2fx", q.seconds).c_str(),
+    PetscCall(PetscPrintf(comm, "  %-*s products %s%8s  time %s%8s  own memory %8s  vectors %8s\n", iw,
+                          q.solver.c_str(), ge, Cell("%.2fx", q.products).c_str(), ge, Cell("%.2fx", q.seconds).c_str(),
                           Cell("%.2fx", q.solver_mb).c_str(), Cell("%.2fx", q.vectors).c_str()));
   }
   PetscFunctionReturn(0);

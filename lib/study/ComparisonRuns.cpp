@@ -47,12 +47,14 @@ private:
 
 const std::vector<ComparisonRun> &ComparisonRuns() {
   static const std::vector<ComparisonRun> runs = {
-    {"lanczos", "lanczos (NEMO 3-D style)", false, "-eps_type nemo"},
-    {"ks_harmonic", "slepc krylovschur harmonic", false, "-eps_type krylovschur -eps_harmonic -st_type shift"},
-    {"sinvert", "slepc krylovschur sinvert", true, "-eps_type krylovschur -st_type sinvert -st_ksp_type preonly -st_pc_type lu -st_pc_factor_mat_solver_type mumps"},
-    {"folded_ks", "folded krylovschur", false, "-eps_type folded -folded_eps_type krylovschur"},
-    {"folded_arpack", "folded arpack", false, "-eps_type folded -folded_eps_type arpack"},
-    {"folded_lanczos", "folded lanczos", false, "-eps_type folded -folded_eps_type nemo"},
+      {"lanczos", "lanczos (NEMO 3-D style)", false, "-eps_type nemo"},
+      {"ks_harmonic", "slepc krylovschur harmonic", false, "-eps_type krylovschur -eps_harmonic -st_type shift"},
+      {"sinvert", "slepc krylovschur sinvert", true,
+       "-eps_type krylovschur -st_type sinvert -st_ksp_type preonly -st_pc_type lu -st_pc_factor_mat_solver_type "
+       "mumps"},
+      {"folded_ks", "folded krylovschur", false, "-eps_type folded -folded_eps_type krylovschur"},
+      {"folded_arpack", "folded arpack", false, "-eps_type folded -folded_eps_type arpack"},
+      {"folded_lanczos", "folded lanczos", false, "-eps_type folded -folded_eps_type nemo"},
   };
   return runs;
 }
@@ -69,7 +71,8 @@ PetscErrorCode FindComparisonRun(const std::string &name, ComparisonRun *run, bo
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CreateRunSolver(MPI_Comm comm, const ComparisonRun &run, const CompareQuestion &q, PetscInt n, EPS *eps) {
+PetscErrorCode CreateRunSolver(MPI_Comm comm, const ComparisonRun &run, const CompareQuestion &q, PetscInt n,
+                               EPS *eps) {
   RunDefaults defaults(run.name + "_", run.options);
   PetscFunctionBeginUser;
   PetscCall(EPSCreate(comm, eps));

@@ -66,10 +66,13 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
   for (int pass = 0; pass < 3 && ref < 0; ++pass) // converged and complete, converged, any
     for (size_t i = 0; i < rows.size(); ++i) {
       const ComparisonRow &r = rows[i];
-      if (r.skipped || r.values.empty() || (pass < 2 && !r.converged) || (pass == 0 && !incomplete[i].empty())) continue;
+      if (r.skipped || r.values.empty() || (pass < 2 && !r.converged) || (pass == 0 && !incomplete[i].empty()))
+        continue;
       if (ref < 0 || r.max_residual < rows[ref].max_residual) ref = (int)i;
     }
-  for (ComparisonRow &r : rows) r.reference = false, r.levels_compared = 0, r.max_deviation = std::numeric_limits<double>::quiet_NaN(), r.note = r.run_note;
+  for (ComparisonRow &r : rows)
+    r.reference = false, r.levels_compared = 0, r.max_deviation = std::numeric_limits<double>::quiet_NaN(),
+    r.note = r.run_note;
   if (ref < 0) return;
   const ComparisonRow &rr = rows[ref];
   const std::vector<ComparedLevel> R = Levels(rr.values, level_tol);
@@ -86,7 +89,9 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
       if (b + 1 < R.size()) radius = std::min(radius, 0.5 * (R[b + 1].value - R[b].value));
       int best = -1;
       for (size_t a = 0; a < L.size(); ++a)
-        if (std::fabs(L[a].value - R[b].value) < radius && (best < 0 || std::fabs(L[a].value - R[b].value) < std::fabs(L[best].value - R[b].value))) best = (int)a;
+        if (std::fabs(L[a].value - R[b].value) < radius &&
+            (best < 0 || std::fabs(L[a].value - R[b].value) < std::fabs(L[best].value - R[b].value)))
+          best = (int)a;
       if (best >= 0) of_ref[b] = best, of_row[best] = (int)b;
     }
     double dev = 0;
@@ -99,10 +104,12 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
       }
       const size_t fewer = std::min(L[a].count, R[b].count);
       if (L[a].count == R[b].count) {
-        for (size_t k = 0; k < R[b].count; ++k) dev = std::max(dev, std::fabs(row.values[L[a].first + k] - rr.values[R[b].first + k]));
+        for (size_t k = 0; k < R[b].count; ++k)
+          dev = std::max(dev, std::fabs(row.values[L[a].first + k] - rr.values[R[b].first + k]));
         ++row.levels_compared;
       } else if (fewer % unit) continue; // an incomplete level, flagged as such
-      else if (L[a].count < R[b].count ? AtWindowEdge(row, L, a, level_tol) : AtWindowEdge(rr, R, b, level_tol)) cut.push_back(R[b].value); // the window of the one with fewer ends there
+      else if (L[a].count < R[b].count ? AtWindowEdge(row, L, a, level_tol) : AtWindowEdge(rr, R, b, level_tol))
+        cut.push_back(R[b].value); // the window of the one with fewer ends there
       else differ.push_back(R[b].value);
     }
     for (size_t a = 0; a < L.size(); ++a)
@@ -112,7 +119,9 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
     if ((int)i == ref) AddNote(&note, "reference (smallest residual)");
     else if (row.levels_compared < (PetscInt)std::min(L.size(), R.size()))
       AddNote(&note, Format("compared on %" PetscInt_FMT " of %zu levels", row.levels_compared, L.size()));
-    if (!incomplete[i].empty()) AddNote(&note, Format("INCOMPLETE levels (multiplicity not a multiple of %zu) at ", unit) + EnergyList(incomplete[i]));
+    if (!incomplete[i].empty())
+      AddNote(&note,
+              Format("INCOMPLETE levels (multiplicity not a multiple of %zu) at ", unit) + EnergyList(incomplete[i]));
     if (!cut.empty()) AddNote(&note, "edge level cut at " + EnergyList(cut));
     if (!differ.empty()) AddNote(&note, "MULTIPLICITY differs from the reference at " + EnergyList(differ));
     if (!missing.empty()) AddNote(&note, "MISSING levels of the reference at " + EnergyList(missing));

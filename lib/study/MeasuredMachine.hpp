@@ -13,6 +13,7 @@ namespace tbpeta {
 
 // dir/pingpong.csv and dir/operators.csv; one line naming the file or column when a sweep is missing. Collective
 // (every rank reads the same small files).
-PetscErrorCode MeasuredMachineSetting(MPI_Comm comm, const std::string &dir, const std::string &variant, MachineSetting *m);
+PetscErrorCode MeasuredMachineSetting(MPI_Comm comm, const std::string &dir, const std::string &variant,
+                                      MachineSetting *m);
 
 } // namespace tbpeta

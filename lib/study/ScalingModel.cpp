@@ -9,7 +9,8 @@ bool MachinePreset(const std::string &name, MachineSetting *setting) {
   return true;
 }
 
-ModelPoint ModelProduct(const MachineSetting &m, int domains, PartitionKind kind, double atoms_max, double halo_max, int rows_per_atom) {
+ModelPoint ModelProduct(const MachineSetting &m, int domains, PartitionKind kind, double atoms_max, double halo_max,
+                        int rows_per_atom) {
   ModelPoint p;
   p.compute = atoms_max * m.t_atom;
   if (domains > 1) {
@@ -19,7 +20,8 @@ ModelPoint ModelProduct(const MachineSetting &m, int domains, PartitionKind kind
   return p;
 }
 
-double BandwidthForEfficiency(const MachineSetting &m, double atoms, int domains, PartitionKind kind, double atoms_max, double halo_max, int rows_per_atom, double efficiency) {
+double BandwidthForEfficiency(const MachineSetting &m, double atoms, int domains, PartitionKind kind, double atoms_max,
+                              double halo_max, int rows_per_atom, double efficiency) {
   const double t1 = atoms * m.t_atom, target = t1 / (domains * efficiency);
   const double left = target - atoms_max * m.t_atom - (domains > 1 ? MessagesPerProduct(kind) * m.latency : 0);
   if (left <= 0) return -1;

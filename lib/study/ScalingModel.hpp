@@ -21,7 +21,9 @@ struct MachineSetting {
 // 100 Gbit/s = 12.5 GB/s, 2 us). False for another name.
 bool MachinePreset(const std::string &name, MachineSetting *setting);
 
-inline int MessagesPerProduct(PartitionKind kind) { return kind == PartitionKind::slab ? 2 : kind == PartitionKind::column ? 8 : 26; }
+inline int MessagesPerProduct(PartitionKind kind) {
+  return kind == PartitionKind::slab ? 2 : kind == PartitionKind::column ? 8 : 26;
+}
 
 struct ModelPoint {
   double compute = 0, latency = 0, transfer = 0; // s per product
@@ -30,10 +32,12 @@ struct ModelPoint {
 
 // One product on P domains of `atoms_max` owned atoms (the largest domain) and `halo_max` halo atoms; P = 1
 // (one domain) has no messages.
-ModelPoint ModelProduct(const MachineSetting &m, int domains, PartitionKind kind, double atoms_max, double halo_max, int rows_per_atom);
+ModelPoint ModelProduct(const MachineSetting &m, int domains, PartitionKind kind, double atoms_max, double halo_max,
+                        int rows_per_atom);
 
 // The bandwidth (bytes/s) at which P domains reach `efficiency` (T(1) / (P T(P))), or a negative number when even an
 // infinite bandwidth cannot (compute and latency alone are too slow).
-double BandwidthForEfficiency(const MachineSetting &m, double atoms, int domains, PartitionKind kind, double atoms_max, double halo_max, int rows_per_atom, double efficiency);
+double BandwidthForEfficiency(const MachineSetting &m, double atoms, int domains, PartitionKind kind, double atoms_max,
+                              double halo_max, int rows_per_atom, double efficiency);
 
 } // namespace tbpeta

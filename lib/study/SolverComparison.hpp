@@ -27,11 +27,12 @@ struct CompareOptions {
   PetscInt nev_valence = 4, nev_conduction = 4; // states below / above the gap centre, with multiplicity
   double gap_center = 0;                        // eV
   PetscInt max_products = 200000;               // cap per run
-  PetscInt sinvert_max_rows = 30000;            // larger H: the sinvert run is skipped (MUMPS needed 350 s and 2.8 GB at 34,560 rows)
-  PetscBool recenter = PETSC_TRUE;              // the runs after the Lanczos look around the middle of its states
-  double level_tol = 1e-6;                      // eV: states closer than this are one level
-  std::vector<ComparisonRun> runs;              // in this order
-  bool runs_given = false;                      // -compare_runs was given
+  PetscInt sinvert_max_rows =
+      30000; // larger H: the sinvert run is skipped (MUMPS needed 350 s and 2.8 GB at 34,560 rows)
+  PetscBool recenter = PETSC_TRUE; // the runs after the Lanczos look around the middle of its states
+  double level_tol = 1e-6;         // eV: states closer than this are one level
+  std::vector<ComparisonRun> runs; // in this order
+  bool runs_given = false;         // -compare_runs was given
 };
 
 // Reads -compare_nev_valence, -compare_nev_conduction, -compare_gap_center (default: defaults.gap_center),
@@ -46,7 +47,8 @@ PetscErrorCode CompareOptionsFromOptions(MPI_Comm comm, const CompareOptions &de
 // same question measured before (another job of bench_solvers), put first and compared with the new ones; a converged
 // Lanczos among them sets the centre of the new runs. PETSC_ERR_USER_INPUT when more states are wanted than H has
 // rows. Collective.
-PetscErrorCode CompareSolvers(Mat H, const CompareOptions &opts, std::vector<ComparisonRow> *rows, std::span<const ComparisonRow> earlier = {});
+PetscErrorCode CompareSolvers(Mat H, const CompareOptions &opts, std::vector<ComparisonRow> *rows,
+                              std::span<const ComparisonRow> earlier = {});
 
 // The vectors of H's size the largest run is expected to hold (EstimateVectorsHeld of each run's solver), for the
 // memory estimate made before H exists (rows: H's rows). Collective.

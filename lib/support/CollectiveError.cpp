@@ -16,7 +16,8 @@ PetscErrorCode BcastString(MPI_Comm comm, std::string &s) {
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
-  PetscCheck(n <= static_cast<unsigned long long>(PETSC_MPI_INT_MAX), comm, PETSC_ERR_ARG_SIZ, "String of %llu characters is too long to broadcast", n);
+  PetscCheck(n <= static_cast<unsigned long long>(PETSC_MPI_INT_MAX), comm, PETSC_ERR_ARG_SIZ,
+             "String of %llu characters is too long to broadcast", n);
   s.resize(n);
   if (n) PetscCallMPI(MPI_Bcast(s.data(), static_cast<PetscMPIInt>(n), MPI_CHAR, 0, comm));
   PetscFunctionReturn(0);
@@ -41,7 +42,7 @@ PetscErrorCode AgreeOnError(MPI_Comm comm, PetscErrorCode code, std::string mess
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   message = OneLine(message);
-  mine    = message.empty() ? size : rank;
+  mine = message.empty() ? size : rank;
   PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
   if (first == size) PetscFunctionReturn(0);
   int c = static_cast<int>(code);
@@ -59,8 +60,8 @@ std::pair<PetscErrorCode, std::string> Quietly(const std::function<PetscErrorCod
   if (PetscPushErrorHandler(PetscReturnErrorHandler, nullptr)) return {PETSC_ERR_LIB, "cannot push an error handler"};
   const PetscErrorCode code = f();
   (void)PetscPopErrorHandler();
-  const char *text     = nullptr;
-  char       *specific = nullptr;
+  const char *text = nullptr;
+  char *specific = nullptr;
   if (!code) return {0, ""};
   if (PetscErrorMessage(0, &text, &specific) || !specific || !*specific) return {code, "error " + std::to_string(code)};
   return {code, specific};

@@ -118,7 +118,9 @@ PetscErrorCode InstallCrashHandlers(const char *name) {
   sa.sa_handler = OnCrash;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_ONSTACK | SA_RESETHAND; // a crash inside the handler takes the default action
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) PetscCheck(sigaction(sig, &sa, nullptr) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "could not install the crash handler");
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    PetscCheck(sigaction(sig, &sa, nullptr) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS,
+               "could not install the crash handler");
   PetscFunctionReturn(0);
 }
 

@@ -33,7 +33,8 @@ bool CsvTable::Parse(const std::string &text, CsvTable *table, std::string *erro
       continue;
     }
     if (fields.size() != t.header_.size()) {
-      *error = "line " + std::to_string(number) + " has " + std::to_string(fields.size()) + " fields, the header " + std::to_string(t.header_.size());
+      *error = "line " + std::to_string(number) + " has " + std::to_string(fields.size()) + " fields, the header " +
+               std::to_string(t.header_.size());
       return false;
     }
     t.cells_.push_back(std::move(fields));

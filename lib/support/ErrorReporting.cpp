@@ -11,7 +11,8 @@ namespace {
 std::string program_name = "tbpeta";
 int same_on_every_rank_depth = 0; // SameOnEveryRank scopes alive
 
-PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx) {
+PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
+                              PetscErrorType p, const char *mess, void *ctx) {
   if (p != PETSC_ERROR_INITIAL) return n; // only where the error was raised, not at every level of the stack
   int rank = 0, init = 0;
   MPI_Initialized(&init);
@@ -20,7 +21,8 @@ PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const ch
   if (init && comm != MPI_COMM_NULL) MPI_Comm_size(comm, &comm_size);
   // PETSc rejects an unknown value of an enum option on PETSC_COMM_SELF; the options are the same on every rank, so
   // every rank raises it: one line from rank 0 is the whole story.
-  const bool same_on_every_rank = same_on_every_rank_depth > 0 || (mess && std::strncmp(mess, "Unknown option ", 15) == 0);
+  const bool same_on_every_rank =
+      same_on_every_rank_depth > 0 || (mess && std::strncmp(mess, "Unknown option ", 15) == 0);
   const bool collective = comm_size > 1 || same_on_every_rank;
   if (collective && rank != 0) return n;
   const char *msg = (mess && *mess) ? mess : "PETSc error";
@@ -61,7 +63,7 @@ bool ErrorIsCollective(PetscErrorCode code) {
   case PETSC_ERR_ARG_WRONGSTATE:
   case PETSC_ERR_ARG_UNKNOWN_TYPE:
   case PETSC_ERR_SUP:
-  case PETSC_ERR_NOT_CONVERGED: // a solver that found nothing (raised by tbpeta after a collective count)
+  case PETSC_ERR_NOT_CONVERGED:   // a solver that found nothing (raised by tbpeta after a collective count)
   case PETSC_ERR_FP: return true; // a NaN/Inf found after a reduction (PETSc's own -fp_trap aborts by itself)
   case PETSC_ERR_SIG: return InterruptSignal() != 0; // SIGINT/SIGTERM, checked collectively; else a crash
   default: return false;

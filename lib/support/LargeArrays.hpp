@@ -34,7 +34,9 @@ struct LargeArrayAllocator {
   }
   void deallocate(T *p, std::size_t) { std::free(p); }
   template <class U>
-  bool operator==(const LargeArrayAllocator<U> &) const { return true; }
+  bool operator==(const LargeArrayAllocator<U> &) const {
+    return true;
+  }
 };
 
 // A per-atom array: a std::vector in huge pages once it reaches 256 KiB.

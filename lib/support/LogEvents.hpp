@@ -6,12 +6,12 @@ namespace tbpeta {
 
 struct LogEvents {
   PetscClassId classid = 0;
-  PetscLogEvent structure = 0;  // atoms of this rank and their materials
-  PetscLogEvent neighbours = 0; // bonds and halo from the lattice
-  PetscLogEvent assembly = 0;   // Hamiltonian blocks and matrix assembly
-  PetscLogEvent product = 0;    // products y = Hx timed by the application and benchmarks
-  PetscLogEvent solve = 0;      // eigen-solve
-  PetscLogEvent output = 0;     // HDF5 output
+  PetscLogEvent structure = 0;       // atoms of this rank and their materials
+  PetscLogEvent neighbours = 0;      // bonds and halo from the lattice
+  PetscLogEvent assembly = 0;        // Hamiltonian blocks and matrix assembly
+  PetscLogEvent product = 0;         // products y = Hx timed by the application and benchmarks
+  PetscLogEvent solve = 0;           // eigen-solve
+  PetscLogEvent output = 0;          // HDF5 output
   PetscLogEvent strain_gradient = 0; // valence-force-field energy and gradient
   PetscLogEvent strain_energy = 0;   // valence-force-field energy alone (the line search)
   PetscLogEvent relaxation = 0;      // the whole relaxation (SNES solve)

@@ -21,7 +21,8 @@ std::vector<std::string> SplitList(const std::string &text, char separator) {
 }
 
 // PETSc silently keeps the first nmax entries of a longer list, so read into a larger buffer to see the real length.
-PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values, PetscBool *set) {
+PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
+                                   PetscBool *set) {
   PetscReal buf[64];
   PetscInt count = 64;
   PetscFunctionBeginUser;
@@ -31,7 +32,8 @@ PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *
   PetscCall(PetscOptionsRealArray(name, help, "tbpeta", buf, &count, set));
   PetscOptionsEnd();
   if (*set) {
-    PetscCheck(count == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated numbers, got %" PetscInt_FMT, name, n, count);
+    PetscCheck(count == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated numbers, got %" PetscInt_FMT,
+               name, n, count);
     for (int i = 0; i < n; ++i) values[i] = buf[i];
   }
   PetscFunctionReturn(0);
@@ -39,7 +41,8 @@ PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *
 
 // Read as text and parsed here: PETSc's integer parsing keeps the low 32 bits of a larger number (so 4294967296
 // would become 0) and does not name the option in its error.
-PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set) {
+PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values,
+                                  PetscBool *set) {
   std::string defaults;
   for (int i = 0; i < n; ++i) defaults += (i ? "," : "") + std::to_string(values[i]);
   char text[1024];
@@ -54,11 +57,14 @@ PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *h
     char *end = nullptr;
     errno = 0;
     const long long v = std::strtoll(item.c_str(), &end, 10);
-    PetscCheck(!item.empty() && end && *end == '\0', comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not an integer (expected %d comma-separated integers)", name, item.c_str(), n);
-    PetscCheck(errno == 0 && v >= -(long long)PETSC_MAX_INT && v <= (long long)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "%s: %s is out of range", name, item.c_str());
+    PetscCheck(!item.empty() && end && *end == '\0', comm, PETSC_ERR_USER_INPUT,
+               "%s: '%s' is not an integer (expected %d comma-separated integers)", name, item.c_str(), n);
+    PetscCheck(errno == 0 && v >= -(long long)PETSC_MAX_INT && v <= (long long)PETSC_MAX_INT, comm,
+               PETSC_ERR_USER_INPUT, "%s: %s is out of range", name, item.c_str());
     parsed.push_back((PetscInt)v);
   }
-  PetscCheck((int)parsed.size() == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated integers, got %zu", name, n, parsed.size());
+  PetscCheck((int)parsed.size() == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated integers, got %zu",
+             name, n, parsed.size());
   for (int i = 0; i < n; ++i) values[i] = parsed[i];
   PetscFunctionReturn(0);
 }

@@ -14,8 +14,10 @@ std::vector<std::string> SplitList(const std::string &text, char separator = ','
 
 // Reads option `name` as exactly `n` comma-separated reals (values holds the defaults shown by -help). Collective;
 // PETSC_ERR_USER_INPUT for another count.
-PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values, PetscBool *set);
+PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
+                                   PetscBool *set);
 // The same for integers, each within the range of PetscInt.
-PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values, PetscBool *set);
+PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values,
+                                  PetscBool *set);
 
 } // namespace tbpeta

@@ -15,9 +15,13 @@ PetscErrorCode ProgressFromOptions(MPI_Comm comm) {
   PetscReal seconds = interval_seconds;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Progress of long phases", "tbpeta");
-  PetscCall(PetscOptionsReal("-progress", "Seconds between progress lines of a long phase (structure, H, each solver pass, output) on rank 0; 0: none", "tbpeta", seconds, &seconds, nullptr));
+  PetscCall(PetscOptionsReal(
+      "-progress",
+      "Seconds between progress lines of a long phase (structure, H, each solver pass, output) on rank 0; 0: none",
+      "tbpeta", seconds, &seconds, nullptr));
   PetscOptionsEnd();
-  PetscCheck(seconds >= 0 && seconds < 1e9, comm, PETSC_ERR_USER_INPUT, "-progress: %g is not a number of seconds >= 0 (0 turns progress lines off)", (double)seconds);
+  PetscCheck(seconds >= 0 && seconds < 1e9, comm, PETSC_ERR_USER_INPUT,
+             "-progress: %g is not a number of seconds >= 0 (0 turns progress lines off)", (double)seconds);
   interval_seconds = seconds;
   PetscFunctionReturn(0);
 }

@@ -29,7 +29,9 @@ public:
   double Elapsed() const;
   // In a loop over this rank's n items: at item i (looked at every 4096 items, so the loop stays cheap) a line
   // "<what> i of n (rank 0), about ... left" when due. Not collective.
-  PetscErrorCode Loop(long long i, long long n, const char *what) { return (i & 4095) == 0 && Due() ? LoopLine(i, n, what) : 0; }
+  PetscErrorCode Loop(long long i, long long n, const char *what) {
+    return (i & 4095) == 0 && Due() ? LoopLine(i, n, what) : 0;
+  }
 
 private:
   PetscErrorCode Print(const char *format, va_list ap);

@@ -29,8 +29,9 @@ namespace tbpeta {
 enum class BlockSource { per_bond, shared, recomputed };
 const char *BlockSourceName(BlockSource source);
 
-// Builds the operator (MATSHELL, MAT_HERMITIAN; MatNorm 1, infinity and Frobenius exact); *bytes (optional): this rank's
-// operator memory (its arrays, tables, halo buffer and star forest), without the solver's vectors. Collective.
-PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes);
+// Builds the operator (MATSHELL, MAT_HERMITIAN; MatNorm 1, infinity and Frobenius exact); *bytes (optional): this
+// rank's operator memory (its arrays, tables, halo buffer and star forest), without the solver's vectors. Collective.
+PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes);
 
 } // namespace tbpeta

@@ -28,8 +28,8 @@ inline void MeasureStrainedBonds(const BlockOperator &op, PetscInt i, BondGeomet
     if (!anion) rb[0] = -rb[0], rb[1] = -rb[1], rb[2] = -rb[2]; // the cation's rows see the bond reversed
     d0sq[b] = op.rows[2 * op.material[anion && j >= 0 ? j : i]].d0sq;
   }
-  MeasureBonds(BondLanes{r[0][0], r[1][0], r[2][0], r[3][0]}, BondLanes{r[0][1], r[1][1], r[2][1], r[3][1]}, BondLanes{r[0][2], r[1][2], r[2][2], r[3][2]},
-               BondLanes{d0sq[0], d0sq[1], d0sq[2], d0sq[3]}, g);
+  MeasureBonds(BondLanes{r[0][0], r[1][0], r[2][0], r[3][0]}, BondLanes{r[0][1], r[1][1], r[2][1], r[3][1]},
+               BondLanes{r[0][2], r[1][2], r[2][2], r[3][2]}, BondLanes{d0sq[0], d0sq[1], d0sq[2], d0sq[3]}, g);
 }
 
 // yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from

@@ -52,22 +52,24 @@ struct BlockOperator {
   BlockSource source = BlockSource::shared;
   TightBindingModel model; // for the recomputed blocks
   int bs = 0, norb = 0, spins = 1;
-  void (*apply)(const BlockOperator &, PetscInt, const double *, const double *, double *) = nullptr; // the atom kernel for norb, spins (BlockKernels)
+  void (*apply)(const BlockOperator &, PetscInt, const double *, const double *,
+                double *) = nullptr; // the atom kernel for norb, spins (BlockKernels)
   PetscInt owned = 0, halo = 0;
   // Per owned atom and bond: the neighbour's site (owned, or owned + halo index), -1 dangling; the structure's bonds,
   // shared rather than copied.
   std::shared_ptr<const LargeVector<std::array<int, 4>>> bonds;
   const std::array<int, 4> *nbr = nullptr;
-  LargeVector<AtomTerms> terms;                   // the distinct atoms' terms; per_bond (a block per bond): each owned atom's
-  LargeVector<std::int32_t> terms_of;             // per owned atom: its entry in `terms`; empty when they are per atom
+  LargeVector<AtomTerms> terms;       // the distinct atoms' terms; per_bond (a block per bond): each owned atom's
+  LargeVector<std::int32_t> terms_of; // per owned atom: its entry in `terms`; empty when they are per atom
   // The owned atoms without a halo neighbour, as runs [first, end) of consecutive atoms (a single run on one rank or in
   // a slab; a box split along y or z has a run per x plane or line), and those with one.
   std::vector<std::array<PetscInt, 2>> interior;
   std::size_t interior_atoms = 0;
   LargeVector<PetscInt> boundary;
-  std::size_t lead = 0; // how far in the interior atoms an atom's interior neighbours reach ahead of it, at most: the
-                        // largest j - i over bonds i -> j between owned atoms (positions in the interior skip the boundary)
-  std::vector<double> blocks;                     // norb x norb real blocks, row-major
+  std::size_t lead =
+      0; // how far in the interior atoms an atom's interior neighbours reach ahead of it, at most: the
+         // largest j - i over bonds i -> j between owned atoms (positions in the interior skip the boundary)
+  std::vector<double> blocks; // norb x norb real blocks, row-major
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
   // Every atom's own diagonal (norb per owned atom; the onsites then hold only spin-orbit and passivation) when the

@@ -55,12 +55,12 @@ PetscErrorCode SweepProduct(const BlockOperator &op, Vec x, Vec y, Finish &&fini
   double *yd = reinterpret_cast<double *>(ya);
   const size_t n = 2 * (size_t)op.bs;
   PetscCall(SweepAtoms(
-    op, xa,
-    [&](PetscInt i, const double *xg) {
-      op.apply(op, i, xl, xg, yd + n * i);
-      finish(i, xl, yd);
-    },
-    [](size_t) {}));
+      op, xa,
+      [&](PetscInt i, const double *xg) {
+        op.apply(op, i, xl, xg, yd + n * i);
+        finish(i, xl, yd);
+      },
+      [](size_t) {}));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscFunctionReturn(0);
@@ -79,18 +79,22 @@ PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y) {
 namespace {
 
 // One four-lane chunk of FuseAtom at entry k, into the partial sums a[q][lane].
-inline void FuseChunk(int k, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, double (*a)[4]) {
+inline void FuseChunk(int k, const double *xi, const double *pi, double b, double c, const double *hi, double *yi,
+                      double (*a)[4]) {
   alignas(32) double yk[4];
-  for (int l = 0; l < 4; ++l) yk[l] = pi ? std::fma(-b, pi[k + l], std::fma(-c, xi[k + l], hi[k + l])) : std::fma(-c, xi[k + l], hi[k + l]);
+  for (int l = 0; l < 4; ++l)
+    yk[l] = pi ? std::fma(-b, pi[k + l], std::fma(-c, xi[k + l], hi[k + l])) : std::fma(-c, xi[k + l], hi[k + l]);
   for (int l = 0; l < 4; ++l) {
     yi[k + l] = yk[l];
-    a[0][l] = std::fma(xi[k + l], yk[l], a[0][l]), a[1][l] = std::fma(yk[l], yk[l], a[1][l]), a[2][l] = std::fma(xi[k + l], xi[k + l], a[2][l]);
+    a[0][l] = std::fma(xi[k + l], yk[l], a[0][l]), a[1][l] = std::fma(yk[l], yk[l], a[1][l]),
+    a[2][l] = std::fma(xi[k + l], xi[k + l], a[2][l]);
   }
 }
 
 #if defined(__AVX2__) && defined(__FMA__)
 // FuseChunk in vector registers: the same fused multiply-adds on the same lanes, so the same bits.
-inline void FuseChunk(int k, const double *xi, const double *pi, __m256d mb, __m256d mc, const double *hi, double *yi, __m256d &xy, __m256d &yy, __m256d &xx) {
+inline void FuseChunk(int k, const double *xi, const double *pi, __m256d mb, __m256d mc, const double *hi, double *yi,
+                      __m256d &xy, __m256d &yy, __m256d &xx) {
   const __m256d x = _mm256_loadu_pd(xi + k);
   __m256d y = _mm256_fmadd_pd(mc, x, _mm256_loadu_pd(hi + k));
   if (pi) y = _mm256_fmadd_pd(mb, _mm256_loadu_pd(pi + k), y);
@@ -109,7 +113,7 @@ struct FuseSums {
     for (auto &set : v)
       for (__m256d &x : set) x = _mm256_setzero_pd();
   }
-  double (*lanes(int set))[4] { return reinterpret_cast<double (*)[4]>(v[set]); }
+  double (*lanes(int set))[4] { return reinterpret_cast<double(*)[4]>(v[set]); }
 #else
   double a[2][3][4] = {};
   double (*lanes(int set))[4] { return a[set]; }
@@ -127,14 +131,17 @@ struct FuseSums {
 // an explicit fused one, in vector registers where the target has them (the compiler leaves std::fma scalar, which
 // cost as much as the product's own arithmetic), so that the fused and the lazy sweep, which inline this in different
 // code, round alike.
-inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi, FuseSums &acc) {
+inline void FuseAtom(int bs, const double *xi, const double *pi, double b, double c, const double *hi, double *yi,
+                     FuseSums &acc) {
   const int n = 2 * bs;
   int k = 0;
 #if defined(__AVX2__) && defined(__FMA__)
   const __m256d mb = _mm256_set1_pd(-b), mc = _mm256_set1_pd(-c);
   // named registers, not arrays: an array of them was spilled and copied back in wider moves that stalled
-  __m256d xy0 = acc.v[0][0], yy0 = acc.v[0][1], xx0 = acc.v[0][2], xy1 = acc.v[1][0], yy1 = acc.v[1][1], xx1 = acc.v[1][2];
-  for (; k + 8 <= n; k += 8) FuseChunk(k, xi, pi, mb, mc, hi, yi, xy0, yy0, xx0), FuseChunk(k + 4, xi, pi, mb, mc, hi, yi, xy1, yy1, xx1);
+  __m256d xy0 = acc.v[0][0], yy0 = acc.v[0][1], xx0 = acc.v[0][2], xy1 = acc.v[1][0], yy1 = acc.v[1][1],
+          xx1 = acc.v[1][2];
+  for (; k + 8 <= n; k += 8)
+    FuseChunk(k, xi, pi, mb, mc, hi, yi, xy0, yy0, xx0), FuseChunk(k + 4, xi, pi, mb, mc, hi, yi, xy1, yy1, xx1);
   if (k + 4 <= n) FuseChunk(k, xi, pi, mb, mc, hi, yi, xy0, yy0, xx0), k += 4;
   acc.v[0][0] = xy0, acc.v[0][1] = yy0, acc.v[0][2] = xx0, acc.v[1][0] = xy1, acc.v[1][1] = yy1, acc.v[1][2] = xx1;
 #endif
@@ -174,7 +181,8 @@ namespace {
 // The interior atoms one after the other, in the order of the sweep.
 class InteriorAtoms {
 public:
-  explicit InteriorAtoms(const std::vector<std::array<PetscInt, 2>> &runs) : runs_(runs), i_(runs.empty() ? 0 : runs[0][0]) {}
+  explicit InteriorAtoms(const std::vector<std::array<PetscInt, 2>> &runs)
+      : runs_(runs), i_(runs.empty() ? 0 : runs[0][0]) {}
   PetscInt operator()() {
     while (i_ == runs_[r_][1]) i_ = runs_[++r_][0];
     return i_++;
@@ -193,7 +201,8 @@ private:
 // it, so that every neighbour the product reads is formed and the forming streams through w and v once, in order.
 // The halo exchange reads w while interior entries of w are written: it sends boundary entries only, formed before it
 // starts.
-PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]) {
+PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y,
+                                     double sums[3]) {
   BlockOperator *op;
   PetscScalar *wa, *ya;
   const PetscScalar *va;
@@ -218,14 +227,14 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
   FuseSums acc;
   PetscCall(SweepAtoms(
-    *op, wa,
-    [&](PetscInt i, const double *xg) {
-      op->apply(*op, i, wd, xg, hx);
-      FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
-    },
-    [&](size_t q) {
-      for (const size_t need = std::min(op->interior_atoms, q + op->lead + 1); formed < need; ++formed) form(next());
-    }));
+      *op, wa,
+      [&](PetscInt i, const double *xg) {
+        op->apply(*op, i, wd, xg, hx);
+        FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
+      },
+      [&](size_t q) {
+        for (const size_t need = std::min(op->interior_atoms, q + op->lead + 1); formed < need; ++formed) form(next());
+      }));
   acc.AddTo(sums);
   if (y == v) PetscCall(VecRestoreArray(y, &ya));
   else {
@@ -242,7 +251,8 @@ PetscErrorCode NormBlockOperator(Mat H, NormType type, PetscReal *norm) {
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(H, &op));
   const MPI_Comm comm = PetscObjectComm((PetscObject)H);
-  PetscCheck(type == NORM_1 || type == NORM_INFINITY || type == NORM_FROBENIUS, comm, PETSC_ERR_SUP, "norm type %d of the block Hamiltonian", (int)type);
+  PetscCheck(type == NORM_1 || type == NORM_INFINITY || type == NORM_FROBENIUS, comm, PETSC_ERR_SUP,
+             "norm type %d of the block Hamiltonian", (int)type);
   if (!op->norms_global) { // MatNorm is collective: every rank is here
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &op->norm_inf, 1, MPI_DOUBLE, MPI_MAX, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &op->fro2, 1, MPI_DOUBLE, MPI_SUM, comm));

@@ -9,7 +9,8 @@ namespace tbpeta::block {
 
 PetscErrorCode MultBlockOperator(Mat H, Vec x, Vec y);
 PetscErrorCode FusedMultBlockOperator(Mat H, Vec x, Vec p, double b, double c, Vec y, double sums[3]);
-PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y, double sums[3]);
+PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, double b, double c, Vec y,
+                                     double sums[3]);
 // MATOP_NORM: NORM_1, NORM_INFINITY (equal: H is Hermitian) and NORM_FROBENIUS, exact. Collective.
 PetscErrorCode NormBlockOperator(Mat H, NormType type, PetscReal *norm);
 

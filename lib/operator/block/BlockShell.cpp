@@ -44,7 +44,7 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, block::BlockOperat
   PetscCall(MatSetFusedLanczosProduct(*H, block::FusedMultBlockOperator));
   PetscCall(MatSetLazyLanczosProduct(*H, block::LazyMultBlockOperator));
   if (size == 1) PetscFunctionReturn(0); // one rank has no halo (a periodic face wraps onto its own atoms)
-  PetscSFNode *owners; // handed to the star forest, not copied
+  PetscSFNode *owners;                   // handed to the star forest, not copied
   PetscCall(PetscMalloc1(s.halo(), &owners));
   for (PetscInt h = 0; h < s.halo(); ++h) {
     const int owner = s.ownerOf(s.halo_global[h]);
@@ -61,7 +61,8 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, block::BlockOperat
 
 } // namespace
 
-PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
+PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
   PetscFunctionBeginUser;
   const HamiltonianBlocks blocks(s, model, k, false); // dense blocks only: no stored patterns
   auto *op = new block::BlockOperator;
@@ -84,7 +85,9 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
       op->anion.resize(s.owned);
       for (PetscInt i = 0; i < s.owned; ++i) op->anion[i] = s.sublattice(i) == Sublattice::anion;
       for (const auto &m : model.materials)
-        for (bool anion_row : {true, false}) op->rows.push_back(MakeRowIntegrals(m, anion_row, model.strained.scaling == BondScaling::harrison, UnstrainedBondLength2(m)));
+        for (bool anion_row : {true, false})
+          op->rows.push_back(MakeRowIntegrals(m, anion_row, model.strained.scaling == BondScaling::harrison,
+                                              UnstrainedBondLength2(m)));
       if (source == BlockSource::shared) { // the ideal bonds' blocks, by key
         op->blocks.resize((size_t)blocks.bondKeys() * op->norb * op->norb);
         for (int key = 0; key < blocks.bondKeys(); ++key) {
@@ -99,27 +102,34 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   block::BuildBlockTables(s, blocks, op, &op->norm_inf, &op->fro2);
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   PetscCall(CreateShell(comm, s, op, H));
-  op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) + Capacity(op->boundary) +
-              Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) + Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
-              3.0 * (double)s.halo() * op->bs * sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
+  op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) +
+              Capacity(op->boundary) + Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) +
+              Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
+              3.0 * (double)s.halo() * op->bs *
+                  sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;
   PetscFunctionReturn(0);
 }
 
 namespace {
 
-PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
+PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                  std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
   return CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, bytes);
 }
 
-PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model, std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
-  return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H, bytes);
+PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
+                                   std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
+  return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H,
+                                bytes);
 }
 
 // One real block per bond, the per-atom indices, the halo entries and the star forest's buffers; strained, each atom's
 // diagonal too.
 double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  return c.bonds * c.orbitals * c.orbitals * sizeof(double) + c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
+  return c.bonds * c.orbitals * c.orbitals * sizeof(double) +
+         c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) +
+         3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
 }
 
 // Per atom: neighbours, the index of its terms, interior/boundary list; the halo buffers; the table of distinct blocks
@@ -127,19 +137,22 @@ double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
 // sublattice of owned and halo atoms.
 double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
   const double per_atom = c.strained ? 24 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 24;
-  return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + 64.0 * c.orbitals * c.orbitals * sizeof(double) +
-         (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
+  return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) +
+         64.0 * c.orbitals * c.orbitals * sizeof(double) + (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
 }
 
-std::string DescribeShell(const HamiltonianOptions &opts) { return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)"; }
+std::string DescribeShell(const HamiltonianOptions &opts) {
+  return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)";
+}
 
 } // namespace
 
 OperatorKind StoredBlocksOperatorKind() {
-  return {"stored_blocks", false, [](const HamiltonianOptions &) { return std::string("stored_blocks (tbpeta's bond blocks)"); }, CreateStoredBlocks, StoredBlocksBytes};
+  return {"stored_blocks", false,
+          [](const HamiltonianOptions &) { return std::string("stored_blocks (tbpeta's bond blocks)"); },
+          CreateStoredBlocks, StoredBlocksBytes};
 }
 
 OperatorKind ShellOperatorKind() { return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes}; }
 
 } // namespace tbpeta
-

@@ -21,7 +21,8 @@ namespace {
 class TableBuilder {
 public:
   TableBuilder(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op)
-    : s_(s), blocks_(blocks), op_(op), key_slot_(blocks.bondKeys(), -1), B_((size_t)op->norb * op->norb), rowsum_(op->bs), onsite_blk_((size_t)op->bs * op->bs) {}
+      : s_(s), blocks_(blocks), op_(op), key_slot_(blocks.bondKeys(), -1), B_((size_t)op->norb * op->norb),
+        rowsum_(op->bs), onsite_blk_((size_t)op->bs * op->bs) {}
 
   void Atoms() {
     if (op_->source == BlockSource::per_bond) { // exactly one block per bond: no growth beyond it
@@ -47,7 +48,8 @@ public:
         else Append(Terms(i));
       }
     }
-    op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit(), op_->terms.shrink_to_fit(), op_->boundary.shrink_to_fit();
+    op_->blocks.shrink_to_fit(), op_->onsites.shrink_to_fit(), op_->terms.shrink_to_fit(),
+        op_->boundary.shrink_to_fit();
     op_->lead = (size_t)lead, op_->interior_atoms = (size_t)s_.owned - op_->boundary.size();
   }
   double norm_inf = 0, fro2 = 0; // this rank's
@@ -67,7 +69,9 @@ private:
     bool operator==(const AtomConfiguration &o) const { return materials == o.materials && wraps == o.wraps; }
   };
   struct ConfigurationHash {
-    size_t operator()(const AtomConfiguration &c) const { return (size_t)((c.materials * 0x9E3779B97F4A7C15ULL) ^ (c.wraps * 0xC2B2AE3D27D4EB4FULL)); }
+    size_t operator()(const AtomConfiguration &c) const {
+      return (size_t)((c.materials * 0x9E3779B97F4A7C15ULL) ^ (c.wraps * 0xC2B2AE3D27D4EB4FULL));
+    }
   };
 
   void Append(const Contribution &c) {
@@ -107,11 +111,11 @@ private:
     std::uint64_t m = (std::uint64_t)anion | (std::uint64_t)s_.material[i] << 1, w = 0;
     for (int b = 0; b < 4; ++b) {
       const int j = s_.bonds[i][b];
-      const std::uint64_t mb = j < 0 ? 0xff : (anion ? s_.material[j] : 0); // a cation's neighbours' materials play no part
+      const std::uint64_t mb =
+          j < 0 ? 0xff : (anion ? s_.material[j] : 0); // a cation's neighbours' materials play no part
       m |= mb << (9 + 8 * b);
     }
-    if (!blocks_.noBlochPhases())
-      w = s_.wraps[i]; // two bits per bond and axis
+    if (!blocks_.noBlochPhases()) w = s_.wraps[i]; // two bits per bond and axis
     return {m, w};
   }
 
@@ -157,7 +161,9 @@ private:
     const bool so = op_->spins == 2;
     for (size_t n = 0; n < op_->onsites.size(); ++n) {
       const OnSite &o = op_->onsites[n];
-      if (o.diag == t.diag && o.passivated == t.passivated && o.passivation == t.passivation && o.spin_orbit == so && (!so || o.so == spinOrbitP(t.lambda))) return (int)n;
+      if (o.diag == t.diag && o.passivated == t.passivated && o.passivation == t.passivation && o.spin_orbit == so &&
+          (!so || o.so == spinOrbitP(t.lambda)))
+        return (int)n;
     }
     OnSite o;
     o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = so;
@@ -178,7 +184,8 @@ private:
     double f = 0;
     for (int r = 0; r < bs; ++r) {
       double sum = 0;
-      for (int c = 0; c < bs; ++c) sum += std::abs(onsite_blk_[(size_t)r * bs + c]), f += std::norm(onsite_blk_[(size_t)r * bs + c]);
+      for (int c = 0; c < bs; ++c)
+        sum += std::abs(onsite_blk_[(size_t)r * bs + c]), f += std::norm(onsite_blk_[(size_t)r * bs + c]);
       rowsum_[r] = sum;
     }
     onsite_f_ = f;
@@ -190,7 +197,8 @@ private:
     const int key = blocks_.bondKey(i, b), nb = (int)B_.size();
     int slot;
     if (blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data()); // for the norms
-    if (op_->source == BlockSource::recomputed || (blocks_.strained() && op_->source == BlockSource::shared)) slot = key; // computed in the product
+    if (op_->source == BlockSource::recomputed || (blocks_.strained() && op_->source == BlockSource::shared))
+      slot = key; // computed in the product
     else if (op_->source == BlockSource::shared && key_slot_[key] >= 0) slot = key_slot_[key];
     else { // a new block: every bond's own (per_bond), or the first of its key
       if (!blocks_.strained()) blocks_.bondBlockOf(i, b, B_.data());
@@ -224,7 +232,8 @@ private:
     const int norb = op_->norb;
     std::pair<std::vector<double>, double> n{std::vector<double>(norb, 0.0), 0.0};
     for (int r = 0; r < norb; ++r)
-      for (int c = 0; c < norb; ++c) n.first[r] += std::fabs(B[r * norb + c]), n.second += B[r * norb + c] * B[r * norb + c];
+      for (int c = 0; c < norb; ++c)
+        n.first[r] += std::fabs(B[r * norb + c]), n.second += B[r * norb + c] * B[r * norb + c];
     return n;
   }
 
@@ -246,13 +255,14 @@ private:
   std::map<int, std::pair<std::vector<double>, double>> key_norms_;
   std::unordered_map<AtomConfiguration, Contribution, ConfigurationHash> configurations_;
   const std::pair<const AtomConfiguration, Contribution> *last_ = nullptr; // the previous atom's configuration
-  std::unordered_map<AtomTerms, std::int32_t, AtomTermsHash> entries_;    // op->terms, by value
+  std::unordered_map<AtomTerms, std::int32_t, AtomTermsHash> entries_;     // op->terms, by value
   std::int32_t last_entry_ = 0;
 };
 
 } // namespace
 
-void BuildBlockTables(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op, double *norm_inf, double *fro2) {
+void BuildBlockTables(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op, double *norm_inf,
+                      double *fro2) {
   TableBuilder tables(s, blocks, op);
   tables.Atoms();
   *norm_inf = tables.norm_inf, *fro2 = tables.fro2;

@@ -9,6 +9,7 @@
 namespace tbpeta::block {
 
 // Fills op's tables; *norm_inf, *fro2: this rank's largest row sum and sum of squares. Not collective.
-void BuildBlockTables(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op, double *norm_inf, double *fro2);
+void BuildBlockTables(const Structure &s, const HamiltonianBlocks &blocks, BlockOperator *op, double *norm_inf,
+                      double *fro2);
 
 } // namespace tbpeta::block

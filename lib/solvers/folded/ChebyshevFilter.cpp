@@ -75,14 +75,17 @@ PetscErrorCode CreateChebyshevFilterOperator(Mat H, const ChebyshevFilterSpec &s
   MPI_Comm comm;
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
-  PetscCheck(spec.degree >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "the Chebyshev filter needs degree >= 2, got %" PetscInt_FMT, spec.degree);
-  PetscCheck(spec.lo < spec.sigma && spec.sigma < spec.hi, comm, PETSC_ERR_ARG_OUTOFRANGE, "the filter's centre %g eV is outside H's spectrum [%g, %g] eV", spec.sigma, spec.lo, spec.hi);
+  PetscCheck(spec.degree >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "the Chebyshev filter needs degree >= 2, got %" PetscInt_FMT, spec.degree);
+  PetscCheck(spec.lo < spec.sigma && spec.sigma < spec.hi, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "the filter's centre %g eV is outside H's spectrum [%g, %g] eV", spec.sigma, spec.lo, spec.hi);
   auto f = std::make_unique<FilterContext>();
   f->centre = 0.5 * (spec.lo + spec.hi), f->half_width = 0.5 * (spec.hi - spec.lo);
   f->c.resize(spec.degree + 1);
   ChebyshevFilterCoefficients(spec, f->c.data());
   for (OwnedVec &v : f->t) PetscCall(MatCreateVecs(H, v.out(), nullptr));
-  PetscCall(CreateOperatorOfH(H, f.get(), FilterMult, "Chebyshev filter 1 - p(H)", "chebyshev_filter", "1 - p(H), p a Jackson-damped Chebyshev filter", F));
+  PetscCall(CreateOperatorOfH(H, f.get(), FilterMult, "Chebyshev filter 1 - p(H)", "chebyshev_filter",
+                              "1 - p(H), p a Jackson-damped Chebyshev filter", F));
   f.release(); // the shell owns it
   PetscFunctionReturn(0);
 }

@@ -17,7 +17,8 @@ struct ChebyshevFilterSpec {
   double lo = 0, hi = 0; // an interval holding H's spectrum (eV)
 };
 
-// The Jackson-damped coefficients c_0..c_d of p in the Chebyshev basis of the interval, normalised so that p(sigma) = 1.
+// The Jackson-damped coefficients c_0..c_d of p in the Chebyshev basis of the interval, normalised so that p(sigma)
+// = 1.
 void ChebyshevFilterCoefficients(const ChebyshevFilterSpec &spec, double *coefficients);
 // p(x) of the filter for an energy x inside the interval (the scalar the operator applies to H's eigenvalue x).
 double ChebyshevFilterValue(const ChebyshevFilterSpec &spec, double x);

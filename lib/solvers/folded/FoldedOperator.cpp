@@ -43,7 +43,8 @@ PetscErrorCode FoldedMult(Mat F, Vec x, Vec y) {
 
 } // namespace
 
-PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *name, const char *kind, const char *description, Mat *F) {
+PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *name,
+                                 const char *kind, const char *description, Mat *F) {
   PetscInt m, n, M, N;
   MPI_Comm comm;
   const OperatorProperties *hp;

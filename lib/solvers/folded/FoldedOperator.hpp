@@ -20,7 +20,8 @@ struct OperatorOfH {
 
 // The MatShell of `ctx` (which takes a reference to H) with product `mult` (also its Hermitian-transpose product),
 // H's vectors, and H's properties under `kind` and `description`. Collective.
-PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *name, const char *kind, const char *description, Mat *F);
+PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)(Mat, Vec, Vec), const char *name,
+                                 const char *kind, const char *description, Mat *F);
 
 PetscErrorCode CreateFoldedOperator(Mat H, double sigma, Mat *F);
 

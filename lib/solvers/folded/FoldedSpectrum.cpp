@@ -30,8 +30,8 @@ struct EPS_Folded {
   EPS inner = nullptr;
   Mat F = nullptr;
   FoldFilter filter = FoldFilter::square;
-  PetscInt degree = 30;   // of the Chebyshev filter
-  double bounds[2] = {0, 0}; // H's spectrum for the Chebyshev filter (found at set-up)
+  PetscInt degree = 30;            // of the Chebyshev filter
+  double bounds[2] = {0, 0};       // H's spectrum for the Chebyshev filter (found at set-up)
   bool shares_inner_basis = false; // eps->V is the inner solver's BV
   bool monitored = false;          // the inner solver has its interrupt and progress monitor
 };
@@ -58,15 +58,23 @@ PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
 }
 
 // The type's own options, inside an options block (EPSSetFromOptions, or EPSFoldedListOptions for -help).
-PetscErrorCode ReadFoldedOptions(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const std::string &p, EPS_Folded *ctx) {
+PetscErrorCode ReadFoldedOptions(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const std::string &p,
+                                 EPS_Folded *ctx) {
   char filter[64] = "square";
   PetscFunctionBeginUser;
   if (ctx->filter == FoldFilter::chebyshev) std::snprintf(filter, sizeof filter, "chebyshev");
-  PetscCall(PetscOptionsString("-eps_folded_filter", "The operator: square (H - sigma)^2, or chebyshev 1 - p(H) (a damped Chebyshev filter centred on sigma)", "EPSFOLDED", filter, filter, sizeof filter, nullptr));
-  PetscCall(PetscOptionsInt("-eps_folded_filter_degree", "Degree of the Chebyshev filter (products of H per application)", "EPSFOLDED", ctx->degree, &ctx->degree, nullptr));
+  PetscCall(PetscOptionsString(
+      "-eps_folded_filter",
+      "The operator: square (H - sigma)^2, or chebyshev 1 - p(H) (a damped Chebyshev filter centred on sigma)",
+      "EPSFOLDED", filter, filter, sizeof filter, nullptr));
+  PetscCall(PetscOptionsInt("-eps_folded_filter_degree",
+                            "Degree of the Chebyshev filter (products of H per application)", "EPSFOLDED", ctx->degree,
+                            &ctx->degree, nullptr));
   const std::string name = filter;
-  PetscCheck(name == "square" || name == "chebyshev", comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter: '%s' is not allowed (allowed: square, chebyshev)", p.c_str(), filter);
-  PetscCheck(ctx->degree >= 2, comm, PETSC_ERR_USER_INPUT, "%seps_folded_filter_degree must be >= 2, got %" PetscInt_FMT, p.c_str(), ctx->degree);
+  PetscCheck(name == "square" || name == "chebyshev", comm, PETSC_ERR_USER_INPUT,
+             "%seps_folded_filter: '%s' is not allowed (allowed: square, chebyshev)", p.c_str(), filter);
+  PetscCheck(ctx->degree >= 2, comm, PETSC_ERR_USER_INPUT,
+             "%seps_folded_filter_degree must be >= 2, got %" PetscInt_FMT, p.c_str(), ctx->degree);
   ctx->filter = name == "square" ? FoldFilter::square : FoldFilter::chebyshev;
   PetscFunctionReturn(0);
 }
@@ -93,13 +101,16 @@ PetscErrorCode CheckQuestion(EPS eps, Mat H, double sigma) {
   const std::string p = OptionPrefix(eps);
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
-  PetscCheck(eps->which == EPS_TARGET_MAGNITUDE || eps->which == EPS_TARGET_REAL, comm, PETSC_ERR_USER_INPUT, "%seps_type folded finds the states nearest %seps_target (which = target magnitude)",
-             p.c_str(), p.c_str());
-  PetscCheck(std::isfinite(sigma), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy (eV)", p.c_str(), sigma);
+  PetscCheck(eps->which == EPS_TARGET_MAGNITUDE || eps->which == EPS_TARGET_REAL, comm, PETSC_ERR_USER_INPUT,
+             "%seps_type folded finds the states nearest %seps_target (which = target magnitude)", p.c_str(),
+             p.c_str());
+  PetscCheck(std::isfinite(sigma), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy (eV)",
+             p.c_str(), sigma);
   PetscCall(MatHasOperation(H, MATOP_NORM, &norm));
   if (!norm) PetscFunctionReturn(0);
   PetscCall(MatNorm(H, NORM_INFINITY, &bound));
-  PetscCheck(std::fabs(sigma) <= bound, comm, PETSC_ERR_USER_INPUT, "%seps_target %g eV is outside the spectrum of H (|E| <= %g eV)", p.c_str(), sigma, (double)bound);
+  PetscCheck(std::fabs(sigma) <= bound, comm, PETSC_ERR_USER_INPUT,
+             "%seps_target %g eV is outside the spectrum of H (|E| <= %g eV)", p.c_str(), sigma, (double)bound);
   PetscFunctionReturn(0);
 }
 
@@ -128,8 +139,9 @@ PetscErrorCode CreateFilterOperator(EPS_Folded *ctx, Mat H, double sigma, const 
     PetscFunctionReturn(0);
   }
   PetscCall(SpectrumBoundsEstimate(H, 30, 0.01, &ctx->bounds[0], &ctx->bounds[1]));
-  PetscCheck(ctx->bounds[0] < sigma && sigma < ctx->bounds[1], PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT, "%seps_target %g eV is outside the spectrum of H [%g, %g] eV", p.c_str(), sigma,
-             ctx->bounds[0], ctx->bounds[1]);
+  PetscCheck(ctx->bounds[0] < sigma && sigma < ctx->bounds[1], PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT,
+             "%seps_target %g eV is outside the spectrum of H [%g, %g] eV", p.c_str(), sigma, ctx->bounds[0],
+             ctx->bounds[1]);
   ChebyshevFilterSpec spec;
   spec.sigma = sigma, spec.degree = ctx->degree, spec.lo = ctx->bounds[0], spec.hi = ctx->bounds[1];
   PetscCall(CreateChebyshevFilterOperator(H, spec, &ctx->F));
@@ -146,11 +158,13 @@ PetscErrorCode EPSSetUp_Folded(EPS eps) {
   PetscFunctionBeginUser;
   EPSCheckHermitianDefinite(eps);
   EPSCheckStandard(eps);
-  EPSCheckUnsupported(eps, EPS_FEATURE_BALANCE | EPS_FEATURE_ARBITRARY | EPS_FEATURE_REGION | EPS_FEATURE_EXTRACTION | EPS_FEATURE_STOPPING | EPS_FEATURE_TWOSIDED);
+  EPSCheckUnsupported(eps, EPS_FEATURE_BALANCE | EPS_FEATURE_ARBITRARY | EPS_FEATURE_REGION | EPS_FEATURE_EXTRACTION |
+                               EPS_FEATURE_STOPPING | EPS_FEATURE_TWOSIDED);
   EPSCheckIgnored(eps, EPS_FEATURE_CONVERGENCE);
   PetscCall(PetscObjectTypeCompare((PetscObject)eps->st, STSHIFT, &shift));
-  PetscCheck(shift, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "%sst_type %s: the folded spectrum applies H itself (choose the inner solver with %sfolded_eps_type)", p.c_str(),
-             ((PetscObject)eps->st)->type_name, p.c_str());
+  PetscCheck(shift, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+             "%sst_type %s: the folded spectrum applies H itself (choose the inner solver with %sfolded_eps_type)",
+             p.c_str(), ((PetscObject)eps->st)->type_name, p.c_str());
   if (!eps->which) eps->which = EPS_TARGET_MAGNITUDE;
   PetscCall(EPSGetOperators(eps, &H, nullptr));
   PetscCall(CheckQuestion(eps, H, PetscRealPart(eps->target)));
@@ -192,7 +206,8 @@ PetscErrorCode KeptToFront(EPS inner, PetscInt nkeep) {
   PetscCall(EPSGetBV(inner, &V));
   std::vector<PetscInt> kept(inner->perm, inner->perm + nkeep);
   std::sort(kept.begin(), kept.end());
-  for (PetscInt k = 0; k < nkeep; ++k) PetscCall(BVCopyColumn(V, kept[k], k)); // kept[k] >= k: no kept column is overwritten
+  for (PetscInt k = 0; k < nkeep; ++k)
+    PetscCall(BVCopyColumn(V, kept[k], k)); // kept[k] >= k: no kept column is overwritten
   PetscFunctionReturn(0);
 }
 
@@ -250,7 +265,7 @@ PetscErrorCode EPSSolve_Folded(EPS eps) {
 }
 
 PetscErrorCode EPSComputeVectors_Folded(EPS) { return 0; } // the columns are the unit eigenvectors already
-PetscErrorCode EPSBackTransform_Folded(EPS) { return 0; }   // the values are Rayleigh quotients with H
+PetscErrorCode EPSBackTransform_Folded(EPS) { return 0; }  // the values are Rayleigh quotients with H
 
 PetscErrorCode EPSSetDefaultST_Folded(EPS eps) {
   PetscFunctionBeginUser;
@@ -265,10 +280,16 @@ PetscErrorCode EPSView_Folded(EPS eps, PetscViewer viewer) {
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
   if (Ctx(eps)->filter == FoldFilter::square)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  folded spectrum: the smallest eigenvalues of (H - %g)^2, states of H by Rayleigh quotients; the solver on it:\n", (double)PetscRealPart(eps->target)));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  folded spectrum: the smallest eigenvalues of (H - %g)^2, states of H by "
+                                     "Rayleigh quotients; the solver on it:\n",
+                                     (double)PetscRealPart(eps->target)));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev filter: the smallest eigenvalues of 1 - p(H), p of degree %" PetscInt_FMT " centred on %g on [%g, %g], states of H by Rayleigh quotients; the solver on it:\n",
-                                     Ctx(eps)->degree, (double)PetscRealPart(eps->target), Ctx(eps)->bounds[0], Ctx(eps)->bounds[1]));
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer,
+        "  Chebyshev filter: the smallest eigenvalues of 1 - p(H), p of degree %" PetscInt_FMT
+        " centred on %g on [%g, %g], states of H by Rayleigh quotients; the solver on it:\n",
+        Ctx(eps)->degree, (double)PetscRealPart(eps->target), Ctx(eps)->bounds[0], Ctx(eps)->bounds[1]));
   PetscCall(InnerEPS(eps, &inner));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(EPSView(inner, viewer));
@@ -317,7 +338,8 @@ PetscErrorCode EPSSetProductCap_Folded(EPS eps, PetscInt rows, PetscInt products
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kFoldedComposed[] = {"EPSFoldedGetInner_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C", "TbEPSGetTraits_C", "TbEPSSetProductCap_C"};
+constexpr const char *kFoldedComposed[] = {"EPSFoldedGetInner_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C",
+                                           "TbEPSGetTraits_C", "TbEPSSetProductCap_C"};
 
 PetscErrorCode EPSDestroy_Folded(EPS eps) {
   EPS_Folded *ctx = Ctx(eps);
@@ -326,10 +348,10 @@ PetscErrorCode EPSDestroy_Folded(EPS eps) {
   PetscCall(MatDestroy(&ctx->F));
   delete ctx;
   eps->data = nullptr;
-  for (const char *name : kFoldedComposed) PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void))nullptr));
+  for (const char *name : kFoldedComposed)
+    PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void)) nullptr));
   PetscFunctionReturn(0);
 }
-
 
 } // namespace
 

@@ -45,7 +45,8 @@ int CountBelow(const std::vector<double> &alpha, const std::vector<double> &beta
 }
 
 // The k-th smallest eigenvalue (0-based) of the tridiagonal in [lo, hi], by bisection.
-double TridiagonalEigenvalue(const std::vector<double> &alpha, const std::vector<double> &beta, int k, double lo, double hi) {
+double TridiagonalEigenvalue(const std::vector<double> &alpha, const std::vector<double> &beta, int k, double lo,
+                             double hi) {
   for (int it = 0; it < 200 && hi - lo > 1e-13 * std::max(1.0, std::fabs(lo) + std::fabs(hi)); ++it) {
     const double mid = 0.5 * (lo + hi);
     (CountBelow(alpha, beta, mid) > k ? hi : lo) = mid;
@@ -95,8 +96,9 @@ PetscErrorCode SpectrumBoundsEstimate(Mat H, PetscInt steps, double margin, doub
     PetscCall(VecScale(v, 1.0 / b));
   }
   if (beta.size() == alpha.size()) beta.pop_back(); // the last beta couples to the next step, not inside T
-  double bound = 0; // Gershgorin: every eigenvalue of T in [-bound, bound]
-  for (size_t i = 0; i < alpha.size(); ++i) bound = std::max(bound, std::fabs(alpha[i]) + (i ? beta[i - 1] : 0.0) + (i < beta.size() ? beta[i] : 0.0));
+  double bound = 0;                                 // Gershgorin: every eigenvalue of T in [-bound, bound]
+  for (size_t i = 0; i < alpha.size(); ++i)
+    bound = std::max(bound, std::fabs(alpha[i]) + (i ? beta[i - 1] : 0.0) + (i < beta.size() ? beta[i] : 0.0));
   const double low = TridiagonalEigenvalue(alpha, beta, 0, -bound, bound);
   const double high = TridiagonalEigenvalue(alpha, beta, (int)alpha.size() - 1, -bound, bound);
   const double widen = b + margin * (high - low);

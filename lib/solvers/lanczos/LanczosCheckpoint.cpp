@@ -39,7 +39,8 @@ PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const std::string &prefix, con
   }
   PetscCallMPI(MPI_Bcast(state, 2, MPI_INT, 0, comm));
   PetscCheck(state[1] != 1, comm, PETSC_ERR_USER_INPUT, "%s: the file exists but cannot be read", o.c_str());
-  PetscCheck(state[1] != 2, comm, PETSC_ERR_USER_INPUT, "%s: its directory does not exist or is not writable", o.c_str());
+  PetscCheck(state[1] != 2, comm, PETSC_ERR_USER_INPUT, "%s: its directory does not exist or is not writable",
+             o.c_str());
   *exists = state[0];
   PetscFunctionReturn(0);
 }
@@ -57,16 +58,19 @@ PetscErrorCode OpenBinary(MPI_Comm comm, const std::string &path, PetscFileMode 
 }
 
 // The header and T, the part every stage begins with.
-PetscErrorCode WriteHead(PetscViewer vw, const Header &h, const std::vector<double> &alpha, const std::vector<double> &beta) {
+PetscErrorCode WriteHead(PetscViewer vw, const Header &h, const std::vector<double> &alpha,
+                         const std::vector<double> &beta) {
   PetscFunctionBeginUser;
-  const PetscInt header[kHeader] = {kCheckpointMagic, kCheckpointVersion, h.ranks, h.rows, h.seed, h.steps, h.done, h.stage, h.states};
+  const PetscInt header[kHeader] = {
+      kCheckpointMagic, kCheckpointVersion, h.ranks, h.rows, h.seed, h.steps, h.done, h.stage, h.states};
   PetscCall(PetscViewerBinaryWrite(vw, header, kHeader, PETSC_INT));
   PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), h.steps, PETSC_DOUBLE));
   PetscCall(PetscViewerBinaryWrite(vw, beta.data(), h.steps + 1, PETSC_DOUBLE));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, bool done, Header *h) {
+PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, bool done,
+                        Header *h) {
   PetscMPIInt size;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(r.comm, &size));
@@ -77,7 +81,8 @@ PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vect
 
 // Writes the file through `write` under FILE.partial, renamed to FILE once every rank has written its part; the
 // partial file is removed after a failure, and by the crash handler after a crash.
-PetscErrorCode WriteAtomically(MPI_Comm comm, const CheckpointFile &ck, const std::function<PetscErrorCode(PetscViewer)> &write) {
+PetscErrorCode WriteAtomically(MPI_Comm comm, const CheckpointFile &ck,
+                               const std::function<PetscErrorCode(PetscViewer)> &write) {
   PetscMPIInt rank;
   PetscViewer vw = nullptr; // closed here, before the rename, whatever the write did
   PetscFunctionBeginUser;
@@ -108,21 +113,31 @@ PetscErrorCode ReadHeader(MPI_Comm comm, PetscViewer vw, const CheckpointFile &c
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscViewerBinaryRead(vw, raw, kHeaderV1, &got, PETSC_INT));
   const bool known = got == kHeaderV1 && raw[0] == kCheckpointMagic && (raw[1] == 1 || raw[1] == kCheckpointVersion);
-  PetscCheck(known, comm, PETSC_ERR_USER_INPUT, "%s is not a tbpeta Lanczos checkpoint (version 1 or %" PetscInt_FMT ")", p, kCheckpointVersion);
+  PetscCheck(known, comm, PETSC_ERR_USER_INPUT,
+             "%s is not a tbpeta Lanczos checkpoint (version 1 or %" PetscInt_FMT ")", p, kCheckpointVersion);
   if (raw[1] == kCheckpointVersion) {
     PetscCall(PetscViewerBinaryRead(vw, raw + kHeaderV1, kHeader - kHeaderV1, &got, PETSC_INT));
     PetscCheck(got == kHeader - kHeaderV1, comm, PETSC_ERR_USER_INPUT, "%s is truncated", p);
   }
-  h->ranks = raw[2], h->rows = raw[3], h->seed = raw[4], h->steps = raw[5], h->done = raw[6], h->stage = raw[7], h->states = raw[8];
-  PetscCheck(h->ranks == size, comm, PETSC_ERR_USER_INPUT, "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p, h->ranks, (int)size);
-  PetscCheck(h->rows == rows, comm, PETSC_ERR_USER_INPUT, "%s was made for a matrix of %" PetscInt_FMT " rows; this H has %" PetscInt_FMT " (another structure)", p, h->rows, rows);
-  PetscCheck(h->seed == (PetscInt)ck.seed, comm, PETSC_ERR_USER_INPUT, "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, ck.prefix.c_str(), h->seed, ck.seed);
+  h->ranks = raw[2], h->rows = raw[3], h->seed = raw[4], h->steps = raw[5], h->done = raw[6], h->stage = raw[7],
+  h->states = raw[8];
+  PetscCheck(h->ranks == size, comm, PETSC_ERR_USER_INPUT,
+             "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p,
+             h->ranks, (int)size);
+  PetscCheck(h->rows == rows, comm, PETSC_ERR_USER_INPUT,
+             "%s was made for a matrix of %" PetscInt_FMT " rows; this H has %" PetscInt_FMT " (another structure)", p,
+             h->rows, rows);
+  PetscCheck(h->seed == (PetscInt)ck.seed, comm, PETSC_ERR_USER_INPUT,
+             "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, ck.prefix.c_str(), h->seed,
+             ck.seed);
   PetscCheck(h->steps >= 1, comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
-  PetscCheck(h->stage == kStageFirstPass || (h->stage == kStageStates && h->done && h->states >= 0), comm, PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
+  PetscCheck(h->stage == kStageFirstPass || (h->stage == kStageStates && h->done && h->states >= 0), comm,
+             PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ReadDoubles(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt n, std::vector<double> *x) {
+PetscErrorCode ReadDoubles(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt n,
+                           std::vector<double> *x) {
   PetscInt got = 0;
   PetscFunctionBeginUser;
   x->assign((size_t)n, 0.0);
@@ -137,29 +152,42 @@ PetscErrorCode CheckQuestion(MPI_Comm comm, PetscViewer vw, const CheckpointFile
   const CheckpointQuestion &q = ck.question;
   PetscFunctionBeginUser;
   PetscCall(ReadDoubles(comm, vw, ck, 1, &count));
-  PetscCheck(count[0] == (double)q.values.size(), comm, PETSC_ERR_USER_INPUT, "%s holds states of another version of the solver", OptionText(ck).c_str());
+  PetscCheck(count[0] == (double)q.values.size(), comm, PETSC_ERR_USER_INPUT,
+             "%s holds states of another version of the solver", OptionText(ck).c_str());
   PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)q.values.size(), &saved));
   for (size_t i = 0; i < saved.size(); ++i)
-    PetscCheck(saved[i] == q.values[i], comm, PETSC_ERR_USER_INPUT, "%s holds the states of another question (%s %g, this run %g): give another file, or remove it to start afresh",
-               OptionText(ck).c_str(), q.names[i].c_str(), saved[i], q.values[i]);
+    PetscCheck(
+        saved[i] == q.values[i], comm, PETSC_ERR_USER_INPUT,
+        "%s holds the states of another question (%s %g, this run %g): give another file, or remove it to start afresh",
+        OptionText(ck).c_str(), q.names[i].c_str(), saved[i], q.values[i]);
   PetscFunctionReturn(0);
 }
 
 std::vector<double> RecordValues(const StatesRecord &s) {
-  return {(double)s.second_pass_steps, (double)s.multiplicity_passes, (double)s.multiplicity_steps, (double)s.extra_states, (double)s.multiplicity_complete, (double)s.multiplicity_finished,
-          (double)s.partners_dropped, s.low, s.high};
+  return {(double)s.second_pass_steps,
+          (double)s.multiplicity_passes,
+          (double)s.multiplicity_steps,
+          (double)s.extra_states,
+          (double)s.multiplicity_complete,
+          (double)s.multiplicity_finished,
+          (double)s.partners_dropped,
+          s.low,
+          s.high};
 }
 
 StatesRecord RecordFrom(const std::vector<double> &v) {
   StatesRecord s;
-  s.second_pass_steps = (PetscInt)v[0], s.multiplicity_passes = (PetscInt)v[1], s.multiplicity_steps = (PetscInt)v[2], s.extra_states = (PetscInt)v[3];
-  s.multiplicity_complete = v[4] != 0, s.multiplicity_finished = v[5] != 0, s.partners_dropped = (int)v[6], s.low = v[7], s.high = v[8];
+  s.second_pass_steps = (PetscInt)v[0], s.multiplicity_passes = (PetscInt)v[1], s.multiplicity_steps = (PetscInt)v[2],
+  s.extra_states = (PetscInt)v[3];
+  s.multiplicity_complete = v[4] != 0, s.multiplicity_finished = v[5] != 0, s.partners_dropped = (int)v[6],
+  s.low = v[7], s.high = v[8];
   return s;
 }
 
 } // namespace
 
-PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, bool done) {
+PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                              const std::vector<double> &beta, bool done) {
   Header h;
   PetscFunctionBeginUser;
   PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
@@ -174,8 +202,8 @@ PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, const StatesRecord &record,
-                                    StateColumns *states) {
+PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                                    const std::vector<double> &beta, const StatesRecord &record, StateColumns *states) {
   Header h;
   PetscFunctionBeginUser;
   PetscCall(HeaderOf(r, ck, alpha, true, &h));
@@ -199,7 +227,8 @@ PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, con
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha, std::vector<double> *beta, bool *done, bool *has_states) {
+PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha,
+                              std::vector<double> *beta, bool *done, bool *has_states) {
   OwnedViewer vw;
   PetscInt N;
   Header h;
@@ -215,7 +244,8 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vect
   double a, b;
   PetscCall(StartVector(r, ck.seed));
   PetscCall(Step(r, 0.0, &a, &b));
-  PetscCheck(a == (*alpha)[0] && (h.steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT, "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)",
+  PetscCheck(a == (*alpha)[0] && (h.steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT,
+             "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)",
              OptionText(ck).c_str());
   if (!*has_states) { // the first pass continues from its last two vectors
     PetscCall(VecLoad(r.vprev, vw));
@@ -225,7 +255,8 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vect
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record, StateColumns *states) {
+PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record,
+                                    StateColumns *states) {
   OwnedViewer vw;
   Header h;
   std::vector<double> skip, rec, values, residuals;

@@ -50,18 +50,21 @@ struct CheckpointFile {
 PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const std::string &prefix, const std::string &path, bool *exists);
 
 // Saves T (alpha[0..m), beta[0..m]) and r.vprev, r.v; `done`: the pass had stopped converged. Collective.
-PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, bool done);
+PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                              const std::vector<double> &beta, bool done);
 
 // Loads T into alpha, beta, after checking that the first step of this H from the same start vector reproduces the
 // file's; a first-pass checkpoint also loads its last two vectors into r.vprev, r.v. *has_states: the file holds
 // states (for this question; another question is refused), and the first pass it ran had converged. Collective.
-PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha, std::vector<double> *beta, bool *done, bool *has_states);
+PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha,
+                              std::vector<double> *beta, bool *done, bool *has_states);
 
 // Saves T and the states with their record (the first pass converged). Collective.
-PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, const std::vector<double> &beta, const StatesRecord &record,
-                                    StateColumns *states);
+PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                                    const std::vector<double> &beta, const StatesRecord &record, StateColumns *states);
 
 // Appends the file's states to `states` (with vectors) and reads their record. Collective.
-PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record, StateColumns *states);
+PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record,
+                                    StateColumns *states);
 
 } // namespace tbpeta::lanczos

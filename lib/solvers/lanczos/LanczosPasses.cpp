@@ -34,15 +34,19 @@ PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *re
   }
   PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &res->has_states));
   res->resumed_from = (PetscInt)res->alpha.size();
-  SetCrashNote("the checkpoint " + spec.checkpoint->path + (res->has_states ? " holds the states of the passes finished" : " holds the first pass to step " + std::to_string(res->resumed_from)) +
+  SetCrashNote("the checkpoint " + spec.checkpoint->path +
+               (res->has_states ? " holds the states of the passes finished"
+                                : " holds the first pass to step " + std::to_string(res->resumed_from)) +
                ": run the same command again to continue from it");
-  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n", spec.checkpoint->path.c_str(), res->resumed_from,
+  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n",
+                        spec.checkpoint->path.c_str(), res->resumed_from,
                         res->has_states ? ", with the states of its later passes" : ""));
   PetscFunctionReturn(0);
 }
 
 // One check of T_m: records the step at which each wanted value first converged; *done when the run may stop.
-PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev, PassResult *res, bool *done) {
+PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev,
+                      PassResult *res, bool *done) {
   PetscFunctionBeginUser;
   PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
   const Check &chk = res->chk;
@@ -51,7 +55,8 @@ PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector
   for (const Level &l : chk.wanted) {
     all = all && l.converged;
     if (!l.converged) continue; // a record per level, even for two levels closer than the tolerance
-    auto rec = std::find_if(res->records.begin(), res->records.end(), [&](const Record &x) { return std::fabs(x.value - l.value) <= same; });
+    auto rec = std::find_if(res->records.begin(), res->records.end(),
+                            [&](const Record &x) { return std::fabs(x.value - l.value) <= same; });
     if (rec == res->records.end()) res->records.push_back({l.value, (int)m});
     else rec->value = l.value;
   }
@@ -70,12 +75,17 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
   int converged = 0;
   PetscFunctionBeginUser;
   for (const Level &l : res.chk.wanted) converged += l.converged;
-  const std::string left = spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
+  const std::string left =
+      spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
   if (res.chk.scale == 0) // no check of T yet (AnalyseT sets a positive scale)
-    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
-  if (res.chk.wanted.empty()) // a window with no level of T in it yet: a restarted pass before it reaches a new direction
-    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT ", no wanted level in T at the last check%s%s", m, left.empty() ? "" : ", ", left.c_str()));
-  PetscCall(spec.progress->Report("step %" PetscInt_FMT ", %d of %zu wanted levels converged at the last check%s%s", m, converged, res.chk.wanted.size(), left.empty() ? "" : ", ", left.c_str()));
+    PetscFunctionReturn(spec.progress->Report(
+        "step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
+  if (res.chk.wanted
+          .empty()) // a window with no level of T in it yet: a restarted pass before it reaches a new direction
+    PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT ", no wanted level in T at the last check%s%s", m,
+                                              left.empty() ? "" : ", ", left.c_str()));
+  PetscCall(spec.progress->Report("step %" PetscInt_FMT ", %d of %zu wanted levels converged at the last check%s%s", m,
+                                  converged, res.chk.wanted.size(), left.empty() ? "" : ", ", left.c_str()));
   PetscFunctionReturn(0);
 }
 
@@ -88,7 +98,8 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
   PetscCall(StartOrResume(r, spec, res, &resume));
   std::vector<double> &alpha = res->alpha, &beta = res->beta;
   double running_scale = 0;
-  for (size_t j = 0; j < alpha.size(); ++j) running_scale = std::max(running_scale, std::fabs(alpha[j]) + beta[j] + beta[j + 1]);
+  for (size_t j = 0; j < alpha.size(); ++j)
+    running_scale = std::max(running_scale, std::fabs(alpha[j]) + beta[j] + beta[j + 1]);
   PetscInt last_saved = res->resumed_from;
   for (bool loaded = resume; !done; loaded = false) {
     if (!loaded) { // a resumed run checks its loaded T first
@@ -106,11 +117,13 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
     if (m % spec.check_every != 0 && !last && !res->invariant && !loaded) continue;
     PetscCall(CheckT(spec, m, loaded, &prev, &have_prev, res, &done));
     // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
-    PetscCheck(!loaded || !res->has_states || done, r.comm, PETSC_ERR_USER_INPUT, "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
+    PetscCheck(!loaded || !res->has_states || done, r.comm, PETSC_ERR_USER_INPUT,
+               "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
     if (spec.checkpoint && m > last_saved && (done || last || m - last_saved >= spec.checkpoint_every)) {
       PetscCall(SaveCheckpoint(r, *spec.checkpoint, alpha, beta, done));
       last_saved = m;
-      SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the first pass to step " + std::to_string(m) + ": run the same command again to continue from it");
+      SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the first pass to step " + std::to_string(m) +
+                   ": run the same command again to continue from it");
     }
     if (last) break;
   }
@@ -128,7 +141,8 @@ namespace {
 // T's eigenvector for each found value at the check where it first converged, and the steps each one needs. Two
 // found levels within `near` of each other use the last check, where both are values of T: earlier, one value of T
 // may have stood for both (a mixture of the two passes the convergence test), and would give both one vector.
-PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vector<std::vector<double>> *s, std::vector<int> *len, int *longest) {
+PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vector<std::vector<double>> *s,
+                           std::vector<int> *len, int *longest) {
   PetscFunctionBeginUser;
   const std::vector<Level> &found = res.found;
   const double same = CopyTolerance(res.chk.scale), near = 10 * LevelResolution(spec.tol, res.chk.scale);
@@ -138,7 +152,8 @@ PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vec
   *longest = 0;
   for (size_t i = 0; i < found.size(); ++i) {
     bool alone = true;
-    for (size_t k = 0; k < found.size(); ++k) alone = alone && (k == i || std::fabs(found[k].value - found[i].value) > near);
+    for (size_t k = 0; k < found.size(); ++k)
+      alone = alone && (k == i || std::fabs(found[k].value - found[i].value) > near);
     for (const Record &rec : res.records)
       if (alone && std::fabs(rec.value - found[i].value) <= same) (*len)[i] = std::min((*len)[i], rec.step);
     std::vector<double> taken; // the values of T_len already chosen for other levels
@@ -152,7 +167,8 @@ PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vec
 
 } // namespace
 
-PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store, PetscInt *first, PetscInt *steps) {
+PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store,
+                          PetscInt *first, PetscInt *steps) {
   std::vector<std::vector<double>> s;
   std::vector<int> len;
   int M;
@@ -176,7 +192,8 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscFunctionBeginUser;
     const PetscInt count = r.newest - next + 1;
     if (count <= 0 || (count < batch && !last) || M == 0) PetscFunctionReturn(0);
-    PetscCheck(count <= 2 + (PetscInt)r.kept.size(), r.comm, PETSC_ERR_PLIB, "Lanczos second pass: %" PetscInt_FMT " vectors to add, %zu held", count, 2 + r.kept.size());
+    PetscCheck(count <= 2 + (PetscInt)r.kept.size(), r.comm, PETSC_ERR_PLIB,
+               "Lanczos second pass: %" PetscInt_FMT " vectors to add, %zu held", count, 2 + r.kept.size());
     c.assign((size_t)(n * count), 0.0), vs.assign((size_t)count, nullptr);
     for (PetscInt l = 0; l < count; ++l) {
       vs[l] = held(count - 1 - l);
@@ -193,10 +210,12 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   // the end of the pass (by r.Destroy after an error).
   PetscCall(r.OpenWindow(SecondPassWindow(batch)));
   r.keep_previous = true, r.keep_from = next; // v_{j-1} not added yet is kept
-  const double started = spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
+  const double started =
+      spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
   for (int j = 0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
-      PetscCall(spec.progress->Report("step %d of %d, %s", j, M, TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
+      PetscCall(spec.progress->Report("step %d of %d, %s", j, M,
+                                      TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
     if (r.pending && r.newest + 1 == M - 1) PetscCall(Materialise(r)); // v_{M-1} is the last vector needed
     else {
       double a, b;
@@ -211,7 +230,10 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   PetscCall(r.CloseWindow());
   r.keep_previous = false;
   *steps = M;
-  PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB, "Lanczos second pass differs from the first at step %" PetscInt_FMT " (the recurrence is not reproducible)", first_diff);
+  PetscCheck(first_diff < 0, r.comm, PETSC_ERR_PLIB,
+             "Lanczos second pass differs from the first at step %" PetscInt_FMT
+             " (the recurrence is not reproducible)",
+             first_diff);
   for (PetscInt i = 0; i < n; ++i) {
     Column x(*store, *first + i);
     PetscCall(x.error());

@@ -39,9 +39,9 @@ struct PassSpec {
   const CheckpointFile *checkpoint = nullptr; // the first pass only (null: none)
   std::string option_prefix = "-";            // of the options named in messages ("-" + the EPS's prefix)
   PetscInt checkpoint_every = 1000;
-  PetscInt ritz_batch = 4;            // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
+  PetscInt ritz_batch = 4; // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
-  Progress *progress = nullptr;                                    // progress lines of a long pass (may be null)
+  Progress *progress = nullptr;                                   // progress lines of a long pass (may be null)
 };
 
 struct PassResult {
@@ -59,6 +59,7 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res);
 
 // Accumulates the vectors of res.found into new columns [*first, *first + found) of `store` (values set, residuals
 // computed); *steps: the steps repeated; PETSC_ERR_PLIB when the recurrence does not reproduce the first pass.
-PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store, PetscInt *first, PetscInt *steps);
+PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store,
+                          PetscInt *first, PetscInt *steps);
 
 } // namespace tbpeta::lanczos

@@ -97,7 +97,8 @@ PetscErrorCode CheckStep(Recurrence &r, const double *global) {
     PetscCall(CheckInterrupted(r.comm, what));
   }
   PetscCheck(std::isfinite(global[0]) && std::isfinite(global[1]) && std::isfinite(global[2]), r.comm, PETSC_ERR_FP,
-             "Lanczos: product %lld of H gave a NaN or Inf (v^H H v = %g, ||H v||^2 = %g, ||v||^2 = %g): H or the start vector holds a non-finite entry",
+             "Lanczos: product %lld of H gave a NaN or Inf (v^H H v = %g, ||H v||^2 = %g, ||v||^2 = %g): H or the "
+             "start vector holds a non-finite entry",
              (long long)r.cnt.products, global[0], global[1], global[2]);
   PetscFunctionReturn(0);
 }
@@ -153,7 +154,8 @@ PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
   if (beta_j != 0) PetscCall(VecGetArrayRead(r.vprev, &pp));
   for (PetscInt i = 0; i < n; ++i) {
     if (pp) pw[i] -= beta_j * pp[i];
-    const double vr = PetscRealPart(pv[i]), vi = PetscImaginaryPart(pv[i]), wr = PetscRealPart(pw[i]), wi = PetscImaginaryPart(pw[i]);
+    const double vr = PetscRealPart(pv[i]), vi = PetscImaginaryPart(pv[i]), wr = PetscRealPart(pw[i]),
+                 wi = PetscImaginaryPart(pw[i]);
     local[0] += vr * wr + vi * wi; // Re conj(v) w
     local[1] += wr * wr + wi * wi;
     local[2] += vr * vr + vi * vi;

@@ -26,17 +26,17 @@ struct Recurrence {
   double centre = 0;                             // the recurrence runs on H - centre I
   const OperatorProperties *numbering = nullptr; // canonical rows for the start vectors (null: global rows)
   Vec vprev = nullptr, v = nullptr, w = nullptr;
-  FusedLanczosProduct fused = nullptr;           // H's product fused with the step's first pass (null: the plain path)
-  LazyLanczosProduct lazy = nullptr;             // H's product fused with the previous step's last pass (null: none)
-  bool keep_previous = false;                    // lazy steps keep v_{j-1} in r.vprev (else its storage takes w)
+  FusedLanczosProduct fused = nullptr; // H's product fused with the step's first pass (null: the plain path)
+  LazyLanczosProduct lazy = nullptr;   // H's product fused with the previous step's last pass (null: none)
+  bool keep_previous = false;          // lazy steps keep v_{j-1} in r.vprev (else its storage takes w)
   // A window of older vectors (the second pass adds several Lanczos vectors to the eigenvectors in one sweep): a step
   // whose v_{j-1} is v_keep_from or newer takes its new w from `spare` and moves r.vprev to the end of `kept` (oldest
   // first) instead of overwriting it. Without a window keep_from lies beyond every step.
   std::vector<Vec> spare, kept;
   PetscInt keep_from = PETSC_MAX_INT;
-  bool pending = false;                          // r.v = v_j, r.w = w of step j: v_{j+1} is not formed yet
-  double pending_alpha = 0, pending_scale = 1;   // v_{j+1} = (w - pending_alpha v) pending_scale
-  PetscInt newest = 0;                           // r.v holds v_newest (r.vprev v_{newest-1}, when kept)
+  bool pending = false;                        // r.v = v_j, r.w = w of step j: v_{j+1} is not formed yet
+  double pending_alpha = 0, pending_scale = 1; // v_{j+1} = (w - pending_alpha v) pending_scale
+  PetscInt newest = 0;                         // r.v holds v_newest (r.vprev v_{newest-1}, when kept)
   Counters cnt;
 
   Recurrence() = default;

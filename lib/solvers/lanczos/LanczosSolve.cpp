@@ -20,42 +20,55 @@ PetscErrorCode WantedOf(Mat H, const LanczosOptions &opts, Wanted *want) {
   PetscCall(PetscObjectGetComm((PetscObject)H, &comm));
   PetscCall(MatGetSize(H, &N, nullptr));
   const PetscInt kb = opts.kramers_block;
-  PetscCheck(opts.check_every >= 1 && opts.max_steps >= 1 && opts.tol > 0, comm, PETSC_ERR_USER_INPUT, "Lanczos options: check_every, max_steps and tol must be positive");
+  PetscCheck(opts.check_every >= 1 && opts.max_steps >= 1 && opts.tol > 0, comm, PETSC_ERR_USER_INPUT,
+             "Lanczos options: check_every, max_steps and tol must be positive");
   want->gap_center = opts.gap_center - opts.centre; // the recurrence runs on H - centre
   want->rows = (double)N;
   want->levels_v = kb ? (int)(opts.nev_valence + 1) / 2 : (int)opts.nev_valence;
   want->levels_c = kb ? (int)(opts.nev_conduction + 1) / 2 : (int)opts.nev_conduction;
   if (!opts.window_set) {
-    PetscCheck(opts.nev_valence >= 0 && opts.nev_conduction >= 0 && opts.nev_valence + opts.nev_conduction > 0, comm, PETSC_ERR_USER_INPUT,
-               "Lanczos: no state wanted (nev valence %" PetscInt_FMT ", conduction %" PetscInt_FMT ")", opts.nev_valence, opts.nev_conduction);
-    PetscCheck(opts.nev_valence + opts.nev_conduction <= N, comm, PETSC_ERR_USER_INPUT, "Lanczos: %" PetscInt_FMT " states wanted, but H has only %" PetscInt_FMT " rows",
+    PetscCheck(opts.nev_valence >= 0 && opts.nev_conduction >= 0 && opts.nev_valence + opts.nev_conduction > 0, comm,
+               PETSC_ERR_USER_INPUT,
+               "Lanczos: no state wanted (nev valence %" PetscInt_FMT ", conduction %" PetscInt_FMT ")",
+               opts.nev_valence, opts.nev_conduction);
+    PetscCheck(opts.nev_valence + opts.nev_conduction <= N, comm, PETSC_ERR_USER_INPUT,
+               "Lanczos: %" PetscInt_FMT " states wanted, but H has only %" PetscInt_FMT " rows",
                opts.nev_valence + opts.nev_conduction, N);
     PetscFunctionReturn(0);
   }
-  PetscCheck(opts.window[0] < opts.window[1], comm, PETSC_ERR_USER_INPUT, "%seps_interval a,b needs a < b, got %g,%g", opts.option_prefix.c_str(), opts.window[0], opts.window[1]);
+  PetscCheck(opts.window[0] < opts.window[1], comm, PETSC_ERR_USER_INPUT, "%seps_interval a,b needs a < b, got %g,%g",
+             opts.option_prefix.c_str(), opts.window[0], opts.window[1]);
   PetscReal bound;
   PetscCall(MatNorm(H, NORM_INFINITY, &bound));
-  PetscCheck(opts.window[1] - opts.centre >= -bound && opts.window[0] - opts.centre <= bound, comm, PETSC_ERR_USER_INPUT,
-             "%seps_interval [%g, %g] eV lies outside the spectrum of H (inside [%g, %g])", opts.option_prefix.c_str(), opts.window[0], opts.window[1], -(double)bound, (double)bound);
-  want->window_set = true, want->window[0] = opts.window[0] - opts.centre, want->window[1] = opts.window[1] - opts.centre;
+  PetscCheck(opts.window[1] - opts.centre >= -bound && opts.window[0] - opts.centre <= bound, comm,
+             PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV lies outside the spectrum of H (inside [%g, %g])",
+             opts.option_prefix.c_str(), opts.window[0], opts.window[1], -(double)bound, (double)bound);
+  want->window_set = true, want->window[0] = opts.window[0] - opts.centre,
+  want->window[1] = opts.window[1] - opts.centre;
   PetscFunctionReturn(0);
 }
 
 // A first pass that spanned an invariant subspace has seen every level its start vector reaches: fewer levels on a side
 // than asked means H (a small one) has fewer states there, an answer the question cannot get.
-PetscErrorCode CheckEnoughLevels(MPI_Comm comm, const LanczosOptions &opts, const Wanted &want, const PassResult &first) {
+PetscErrorCode CheckEnoughLevels(MPI_Comm comm, const LanczosOptions &opts, const Wanted &want,
+                                 const PassResult &first) {
   int below = 0, above = 0;
   const char *p = opts.option_prefix.c_str();
   PetscFunctionBeginUser;
   if (!first.invariant || opts.window_set) PetscFunctionReturn(0);
   for (const Level &l : first.found) (l.value < want.gap_center ? below : above) += 1;
-  PetscCheck(below >= want.levels_v, comm, PETSC_ERR_USER_INPUT, "%seps_type nemo: H has only %d levels below the target, %d asked (%seps_nev, %seps_nemo_valence)", p, below, want.levels_v, p, p);
-  PetscCheck(above >= want.levels_c, comm, PETSC_ERR_USER_INPUT, "%seps_type nemo: H has only %d levels above the target, %d asked (%seps_nev, %seps_nemo_valence)", p, above, want.levels_c, p, p);
+  PetscCheck(below >= want.levels_v, comm, PETSC_ERR_USER_INPUT,
+             "%seps_type nemo: H has only %d levels below the target, %d asked (%seps_nev, %seps_nemo_valence)", p,
+             below, want.levels_v, p, p);
+  PetscCheck(above >= want.levels_c, comm, PETSC_ERR_USER_INPUT,
+             "%seps_type nemo: H has only %d levels above the target, %d asked (%seps_nev, %seps_nemo_valence)", p,
+             above, want.levels_c, p, p);
   PetscFunctionReturn(0);
 }
 
 // The vectors of the first pass's levels (a second pass) and their Kramers partners; without vectors the values.
-PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec, const PassResult &first, StateColumns *st, LanczosReport *rep) {
+PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec, const PassResult &first,
+                               StateColumns *st, LanczosReport *rep) {
   const double scale = first.chk.scale;
   const PetscInt n = (PetscInt)first.found.size();
   PetscInt start;
@@ -79,13 +92,15 @@ PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const 
 }
 
 // The states of the passes after the first: from the checkpoint when it holds them, else computed (and saved there).
-PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec, const PassResult &first, StateColumns *st, LanczosReport *rep) {
+PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec,
+                                       const PassResult &first, StateColumns *st, LanczosReport *rep) {
   const CheckpointFile *ck = spec.checkpoint;
   const auto save = [&]() -> PetscErrorCode {
     PetscFunctionBeginUser;
     if (!ck || !st->vectors() || !first.converged) PetscFunctionReturn(0); // states only of a converged first pass
     PetscCall(SaveCheckpointStates(r, *ck, first.alpha, first.beta, rep->passes, st));
-    SetCrashNote("the checkpoint " + ck->path + " holds the states of the passes finished: run the same command again to continue from it");
+    SetCrashNote("the checkpoint " + ck->path +
+                 " holds the states of the passes finished: run the same command again to continue from it");
     PetscFunctionReturn(0);
   };
   PetscFunctionBeginUser;
@@ -129,11 +144,13 @@ PetscErrorCode KeepWholeLevels(const LanczosOptions &opts, double level_tol, Sta
 PetscErrorCode FillReport(const Recurrence &r, const PassResult &first, LanczosReport *rep) {
   PetscFunctionBeginUser;
   rep->steps = (PetscInt)first.alpha.size();
-  rep->spurious = first.chk.spurious, rep->copies = first.chk.copies, rep->converged = first.converged, rep->resumed_from = first.resumed_from;
+  rep->spurious = first.chk.spurious, rep->copies = first.chk.copies, rep->converged = first.converged,
+  rep->resumed_from = first.resumed_from;
   rep->invariant = first.invariant;
   rep->alpha = first.alpha, rep->beta = first.beta;
   rep->unconverged.clear(), rep->unconverged_errors.clear();
-  for (const Level &l : first.unconverged) rep->unconverged.push_back(l.value), rep->unconverged_errors.push_back(l.error);
+  for (const Level &l : first.unconverged)
+    rep->unconverged.push_back(l.value), rep->unconverged_errors.push_back(l.error);
   rep->products = r.cnt.products, rep->reductions = r.cnt.reductions, rep->recomputed_betas = r.cnt.recomputed;
   PetscFunctionReturn(0);
 }
@@ -144,9 +161,12 @@ CheckpointFile CheckpointOf(const LanczosOptions &opts) {
   ck.path = opts.checkpoint, ck.prefix = opts.option_prefix, ck.seed = opts.seed;
   CheckpointQuestion &q = ck.question;
   const std::string p = opts.option_prefix;
-  q.Add(p + "eps_nemo_valence (states below the target)", (double)opts.nev_valence), q.Add(p + "eps_nev - " + p + "eps_nemo_valence (states above)", (double)opts.nev_conduction);
-  q.Add(p + "eps_target", opts.gap_center), q.Add(p + "eps_interval given", opts.window_set), q.Add(p + "eps_interval a", opts.window[0]), q.Add(p + "eps_interval b", opts.window[1]);
-  q.Add(p + "eps_tol", opts.tol), q.Add(p + "eps_nemo_check_every", (double)opts.check_every), q.Add("the Kramers block", (double)opts.kramers_block), q.Add("the solver's centre", opts.centre);
+  q.Add(p + "eps_nemo_valence (states below the target)", (double)opts.nev_valence),
+      q.Add(p + "eps_nev - " + p + "eps_nemo_valence (states above)", (double)opts.nev_conduction);
+  q.Add(p + "eps_target", opts.gap_center), q.Add(p + "eps_interval given", opts.window_set),
+      q.Add(p + "eps_interval a", opts.window[0]), q.Add(p + "eps_interval b", opts.window[1]);
+  q.Add(p + "eps_tol", opts.tol), q.Add(p + "eps_nemo_check_every", (double)opts.check_every),
+      q.Add("the Kramers block", (double)opts.kramers_block), q.Add("the solver's centre", opts.centre);
   return ck;
 }
 
@@ -165,8 +185,10 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PetscCall(WantedOf(H, opts, &want));
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   PetscCall(r.Create(H, opts.centre));
-  spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every, spec.tol = opts.tol;
-  spec.checkpoint = opts.checkpoint.empty() ? nullptr : &ck, spec.checkpoint_every = opts.checkpoint_every, spec.option_prefix = opts.option_prefix;
+  spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every,
+  spec.tol = opts.tol;
+  spec.checkpoint = opts.checkpoint.empty() ? nullptr : &ck, spec.checkpoint_every = opts.checkpoint_every,
+  spec.option_prefix = opts.option_prefix;
   spec.ritz_batch = opts.ritz_batch;
   if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
   SetCrashNote(""); // until a checkpoint is written
@@ -175,7 +197,8 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
     CrashPhase phase("Lanczos first pass");
     spec.progress = &progress;
     PetscCall(FirstPass(r, spec, &first));
-    PetscCall(progress.Done("done: %d steps, %d levels converged%s", (int)first.alpha.size(), (int)first.found.size(), first.converged ? "" : " (not all wanted)"));
+    PetscCall(progress.Done("done: %d steps, %d levels converged%s", (int)first.alpha.size(), (int)first.found.size(),
+                            first.converged ? "" : " (not all wanted)"));
     spec.progress = nullptr;
   }
   PetscCall(CheckEnoughLevels(r.comm, opts, want, first));
@@ -188,7 +211,8 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
   SetCrashNote("");
   *report = std::move(rep);
-  PetscCheck(!opts.window_set || !report->converged || st->count() > 0, PetscObjectComm((PetscObject)H), PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV contains no eigenvalue of H", opts.option_prefix.c_str(),
+  PetscCheck(!opts.window_set || !report->converged || st->count() > 0, PetscObjectComm((PetscObject)H),
+             PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV contains no eigenvalue of H", opts.option_prefix.c_str(),
              opts.window[0], opts.window[1]);
   PetscFunctionReturn(0);
 }
@@ -197,15 +221,20 @@ std::string LanczosDescription(const LanczosReport &rep) {
   std::string s = "nemo: Lanczos (NEMO 3-D style, 3 vectors, no reorthogonalisation";
   char buf[200];
   const StatesRecord &p = rep.passes;
-  if (rep.kramers) s += p.partners_dropped ? ", Kramers partners dropped: H not time-reversal symmetric" : ", Kramers pairs by time reversal";
+  if (rep.kramers)
+    s += p.partners_dropped ? ", Kramers partners dropped: H not time-reversal symmetric"
+                            : ", Kramers pairs by time reversal";
   if (p.multiplicity_passes) {
-    std::snprintf(buf, sizeof buf, ", %d restarted pass%s for multiplicity (%d more states)%s", (int)p.multiplicity_passes, p.multiplicity_passes > 1 ? "es" : "", (int)p.extra_states,
-                  p.multiplicity_complete ? "" : ", multiplicity may be incomplete: raise -eps_nemo_multiplicity_passes");
+    std::snprintf(buf, sizeof buf, ", %d restarted pass%s for multiplicity (%d more states)%s",
+                  (int)p.multiplicity_passes, p.multiplicity_passes > 1 ? "es" : "", (int)p.extra_states,
+                  p.multiplicity_complete ? ""
+                                          : ", multiplicity may be incomplete: raise -eps_nemo_multiplicity_passes");
     s += buf;
   }
   s += ")";
   if (!rep.converged) {
-    std::snprintf(buf, sizeof buf, "; not converged within %d steps: %d wanted levels unconverged", (int)rep.steps, (int)rep.unconverged.size());
+    std::snprintf(buf, sizeof buf, "; not converged within %d steps: %d wanted levels unconverged", (int)rep.steps,
+                  (int)rep.unconverged.size());
     s += buf;
   }
   if (rep.invariant) s += "; invariant subspace reached";

@@ -38,7 +38,8 @@ PetscErrorCode NewDirections(const PassResult &pass, double near, PetscInt N, st
 // The candidates at columns [first, first + n) of a pass's second run: each orthogonalised (in r.vprev, free between
 // passes) against the states accepted so far, kept when at least half of it remains and its residual is small, with
 // its Kramers partner (appended after the candidates); the kept ones are then moved to the front. *added: states kept.
-PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, PetscInt first, PetscInt n, double scale, StateColumns *st, StatesRecord *rep, int *added) {
+PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, PetscInt first, PetscInt n, double scale,
+                                StateColumns *st, StatesRecord *rep, int *added) {
   PetscInt accepted = first;
   const PetscInt tail = first + n;
   PetscFunctionBeginUser;
@@ -79,8 +80,8 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
 }
 
 // One restarted pass p; *added: the states it added.
-PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, PetscInt p, StateColumns *st, StatesRecord *rep,
-                             int *added) {
+PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec,
+                             const PassResult &first, PetscInt p, StateColumns *st, StatesRecord *rep, int *added) {
   PetscInt N, start, steps2;
   char label[64];
   PassResult pass;
@@ -98,27 +99,31 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   sp.seed = MixBits(opts.seed + 0x5bd1e995ULL * (unsigned long long)p) >> 33; // another start vector, reproducible
   sp.deflate = st;
   sp.checkpoint = nullptr;
-  sp.want.window_set = true, sp.want.window[0] = rep->low - 10 * level_tol, sp.want.window[1] = rep->high + 10 * level_tol;
+  sp.want.window_set = true, sp.want.window[0] = rep->low - 10 * level_tol,
+  sp.want.window[1] = rep->high + 10 * level_tol;
   // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
   // converges in about as many steps.
   sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
   PetscCall(FirstPass(r, sp, &pass));
   rep->multiplicity_steps += (PetscInt)pass.alpha.size();
   PetscCall(NewDirections(pass, 10 * LevelResolution(opts.tol, scale), N, &fresh));
-  PetscCall(progress.Done("search done: %d steps, %d converged levels in the window, new directions at %s", (int)pass.alpha.size(), (int)pass.found.size(), LevelList(fresh, r.centre).c_str()));
+  PetscCall(progress.Done("search done: %d steps, %d converged levels in the window, new directions at %s",
+                          (int)pass.alpha.size(), (int)pass.found.size(), LevelList(fresh, r.centre).c_str()));
   *added = 0;
   if (fresh.empty()) PetscFunctionReturn(0);
   pass.found = fresh;
   PetscCall(SecondPass(r, sp, pass, st, &start, &steps2));
   rep->multiplicity_steps += steps2;
   PetscCall(AcceptCandidates(r, opts, start, (PetscInt)fresh.size(), scale, st, rep, added));
-  PetscCall(progress.Done("vectors done: %d steps, %d states added (%d in all)", (int)steps2, *added, (int)st->count()));
+  PetscCall(
+      progress.Done("vectors done: %d steps, %d states added (%d in all)", (int)steps2, *added, (int)st->count()));
   PetscFunctionReturn(0);
 }
 
 } // namespace
 
-PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *st, StatesRecord *report) {
+PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *st,
+                                 StatesRecord *report) {
   PetscInt k;
   double res;
   PetscFunctionBeginUser;
@@ -141,15 +146,18 @@ PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, Pets
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *st, StatesRecord *record,
+PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec,
+                                  const PassResult &first, StateColumns *st, StatesRecord *record,
                                   const std::function<PetscErrorCode()> &after_pass) {
   PetscFunctionBeginUser;
-  if (!st->vectors() || st->count() == 0 || opts.multiplicity_passes <= 0 || first.invariant || !first.converged) PetscFunctionReturn(0);
+  if (!st->vectors() || st->count() == 0 || opts.multiplicity_passes <= 0 || first.invariant || !first.converged)
+    PetscFunctionReturn(0);
   if (record->multiplicity_passes == 0) { // the window of every pass: the levels of the second pass
     const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
     record->low = *lo, record->high = *hi;
   }
-  for (PetscInt p = record->multiplicity_passes + 1; p <= opts.multiplicity_passes && !record->multiplicity_finished; ++p) {
+  for (PetscInt p = record->multiplicity_passes + 1; p <= opts.multiplicity_passes && !record->multiplicity_finished;
+       ++p) {
     int added;
     PetscCall(RestartedPass(r, opts, first_spec, first, p, st, record, &added));
     record->multiplicity_passes = p;

@@ -19,11 +19,13 @@ namespace tbpeta::lanczos {
 // first: the first pass's spec and result; states: the states found so far, added to; record: what the passes did,
 // continued where it stands (the passes it counts, from a checkpoint, are not run again); after_pass: called after
 // each pass (the checkpoint). Collective.
-PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec, const PassResult &first, StateColumns *states, StatesRecord *record,
+PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec,
+                                  const PassResult &first, StateColumns *states, StatesRecord *record,
                                   const std::function<PetscErrorCode()> &after_pass);
 
 // Appends the Kramers partner of state j (when opts.kramers_block > 0): with vectors Theta x if its residual shows an
 // eigenvector (else record->partners_dropped), without vectors the value once more. Collective.
-PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale, StateColumns *states, StatesRecord *record);
+PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, PetscInt j, double scale,
+                                 StateColumns *states, StatesRecord *record);
 
 } // namespace tbpeta::lanczos

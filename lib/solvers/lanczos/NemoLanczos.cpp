@@ -44,21 +44,41 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscFunctionBeginUser;
   std::snprintf(ck, sizeof ck, "%s", o.checkpoint.c_str());
   PetscOptionsHeadBegin(PetscOptionsObject, "EPS nemo: Lanczos in the style of NEMO 3-D (tbpeta)");
-  PetscCall(PetscOptionsInt("-eps_nemo_valence", "States (with multiplicity) below the target; the rest of -eps_nev above it (default: half)", "EPSNemoSetValence", valence, &valence, &valence_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_check_every", "Steps between convergence checks of the tridiagonal", "EPSNEMO", o.check_every, &o.check_every, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_seed", "Seed of the start vector (>= 0): the same vector on any number of ranks", "EPSNEMO", seed, &seed, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes", "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO", o.multiplicity_passes, &o.multiplicity_passes, nullptr));
-  PetscCall(PetscOptionsBool("-eps_nemo_vectors", "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO", vectors, &vectors, nullptr));
-  PetscCall(PetscOptionsString("-eps_nemo_checkpoint", "File: save every pass there, and continue from it when it exists (none by default)", "EPSNEMO", ck, ck, sizeof ck, &ck_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps of the first pass between checkpoint writes", "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch", "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each beyond 2 held as one more vector during that pass)", "EPSNEMO", o.ritz_batch, &o.ritz_batch, nullptr));
+  PetscCall(PetscOptionsInt(
+      "-eps_nemo_valence", "States (with multiplicity) below the target; the rest of -eps_nev above it (default: half)",
+      "EPSNemoSetValence", valence, &valence, &valence_set));
+  PetscCall(PetscOptionsInt("-eps_nemo_check_every", "Steps between convergence checks of the tridiagonal", "EPSNEMO",
+                            o.check_every, &o.check_every, nullptr));
+  PetscCall(PetscOptionsInt("-eps_nemo_seed", "Seed of the start vector (>= 0): the same vector on any number of ranks",
+                            "EPSNEMO", seed, &seed, nullptr));
+  PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes",
+                            "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO",
+                            o.multiplicity_passes, &o.multiplicity_passes, nullptr));
+  PetscCall(PetscOptionsBool("-eps_nemo_vectors",
+                             "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO",
+                             vectors, &vectors, nullptr));
+  PetscCall(PetscOptionsString("-eps_nemo_checkpoint",
+                               "File: save every pass there, and continue from it when it exists (none by default)",
+                               "EPSNEMO", ck, ck, sizeof ck, &ck_set));
+  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps of the first pass between checkpoint writes",
+                            "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
+  PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch",
+                            "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each "
+                            "beyond 2 held as one more vector during that pass)",
+                            "EPSNEMO", o.ritz_batch, &o.ritz_batch, nullptr));
   PetscOptionsHeadEnd();
-  PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
-  PetscCheck(o.check_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_check_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.check_every);
-  PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_seed must be >= 0, got %" PetscInt_FMT, p.c_str(), seed);
-  PetscCheck(o.multiplicity_passes >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_multiplicity_passes must be >= 0, got %" PetscInt_FMT, p.c_str(), o.multiplicity_passes);
-  PetscCheck(o.checkpoint_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.checkpoint_every);
-  PetscCheck(o.ritz_batch >= 1 && o.ritz_batch <= 64, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
+  PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT,
+             "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
+  PetscCheck(o.check_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_check_every must be >= 1, got %" PetscInt_FMT,
+             p.c_str(), o.check_every);
+  PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_seed must be >= 0, got %" PetscInt_FMT, p.c_str(),
+             seed);
+  PetscCheck(o.multiplicity_passes >= 0, comm, PETSC_ERR_USER_INPUT,
+             "%seps_nemo_multiplicity_passes must be >= 0, got %" PetscInt_FMT, p.c_str(), o.multiplicity_passes);
+  PetscCheck(o.checkpoint_every >= 1, comm, PETSC_ERR_USER_INPUT,
+             "%seps_nemo_checkpoint_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.checkpoint_every);
+  PetscCheck(o.ritz_batch >= 1 && o.ritz_batch <= 64, comm, PETSC_ERR_USER_INPUT,
+             "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
   PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
   if (valence_set) ctx->valence = valence;
   o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck;
@@ -77,15 +97,20 @@ PetscErrorCode Question(EPS eps, LanczosOptions *o) {
   case EPS_TARGET_REAL:
     o->gap_center = PetscRealPart(eps->target);
     o->nev_valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
-    PetscCheck(o->nev_valence <= eps->nev, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_valence %" PetscInt_FMT " exceeds %seps_nev %" PetscInt_FMT, p.c_str(), o->nev_valence, p.c_str(), eps->nev);
+    PetscCheck(o->nev_valence <= eps->nev, comm, PETSC_ERR_USER_INPUT,
+               "%seps_nemo_valence %" PetscInt_FMT " exceeds %seps_nev %" PetscInt_FMT, p.c_str(), o->nev_valence,
+               p.c_str(), eps->nev);
     o->nev_conduction = eps->nev - o->nev_valence;
-    PetscCheck(std::isfinite(o->gap_center), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy", p.c_str(), o->gap_center);
+    PetscCheck(std::isfinite(o->gap_center), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy",
+               p.c_str(), o->gap_center);
     break;
   case EPS_SMALLEST_REAL: o->gap_center = -DBL_MAX, o->nev_valence = 0, o->nev_conduction = eps->nev; break;
   case EPS_LARGEST_REAL: o->gap_center = DBL_MAX, o->nev_valence = eps->nev, o->nev_conduction = 0; break;
   case EPS_ALL: o->window[0] = eps->inta, o->window[1] = eps->intb; break;
   default:
-    SETERRQ(comm, PETSC_ERR_USER_INPUT, "%seps_type nemo finds the states around a target (%seps_target_magnitude or %seps_target_real), the smallest or largest real ones, or all in %seps_interval",
+    SETERRQ(comm, PETSC_ERR_USER_INPUT,
+            "%seps_type nemo finds the states around a target (%seps_target_magnitude or %seps_target_real), the "
+            "smallest or largest real ones, or all in %seps_interval",
             p.c_str(), p.c_str(), p.c_str(), p.c_str());
   }
   PetscFunctionReturn(0);
@@ -115,15 +140,19 @@ PetscErrorCode EPSSetUp_Nemo(EPS eps) {
   PetscFunctionBeginUser;
   EPSCheckHermitianDefinite(eps);
   EPSCheckStandard(eps);
-  EPSCheckUnsupported(eps, EPS_FEATURE_BALANCE | EPS_FEATURE_ARBITRARY | EPS_FEATURE_REGION | EPS_FEATURE_EXTRACTION | EPS_FEATURE_STOPPING | EPS_FEATURE_TWOSIDED);
+  EPSCheckUnsupported(eps, EPS_FEATURE_BALANCE | EPS_FEATURE_ARBITRARY | EPS_FEATURE_REGION | EPS_FEATURE_EXTRACTION |
+                               EPS_FEATURE_STOPPING | EPS_FEATURE_TWOSIDED);
   EPSCheckIgnored(eps, EPS_FEATURE_CONVERGENCE);
   PetscCall(PetscObjectTypeCompare((PetscObject)eps->st, STSHIFT, &shift));
-  PetscCheck(shift, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "%sst_type %s: the nemo solver applies H itself and takes no spectral transformation (leave %sst_type at shift)", p.c_str(),
-             ((PetscObject)eps->st)->type_name, p.c_str());
+  PetscCheck(
+      shift, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+      "%sst_type %s: the nemo solver applies H itself and takes no spectral transformation (leave %sst_type at shift)",
+      p.c_str(), ((PetscObject)eps->st)->type_name, p.c_str());
   if (eps->max_it == PETSC_DEFAULT) eps->max_it = 20000;
   if (eps->tol == PETSC_DEFAULT) eps->tol = 1e-10;
   if (!eps->which) eps->which = EPS_TARGET_MAGNITUDE;
-  PetscCheck(eps->tol > 0 && eps->tol < 1, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "%seps_tol must be in (0, 1) for the nemo solver, got %g", p.c_str(), (double)eps->tol);
+  PetscCheck(eps->tol > 0 && eps->tol < 1, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+             "%seps_tol must be in (0, 1) for the nemo solver, got %g", p.c_str(), (double)eps->tol);
   PetscCall(Question(eps, &o));
   // Room for the states expected (whole Kramers pairs); a window's count is known only after the first pass.
   Mat A;
@@ -131,7 +160,9 @@ PetscErrorCode EPSSetUp_Nemo(EPS eps) {
   PetscCall(EPSGetOperators(eps, &A, nullptr));
   PetscCall(OperatorGetProperties(A, &props));
   const bool pairs = props && props->kramers_block > 0;
-  eps->ncv = o.window_set ? 1 : std::max<PetscInt>(1, pairs ? 2 * ((o.nev_valence + 1) / 2 + (o.nev_conduction + 1) / 2) : o.nev_valence + o.nev_conduction);
+  eps->ncv = o.window_set ? 1
+                          : std::max<PetscInt>(1, pairs ? 2 * ((o.nev_valence + 1) / 2 + (o.nev_conduction + 1) / 2)
+                                                        : o.nev_valence + o.nev_conduction);
   eps->mpd = eps->ncv;
   if (o.vectors) PetscCall(EPSAllocateSolution(eps, 0));
   else PetscCall(AllocateValuesOnly(eps));
@@ -201,7 +232,8 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
 // The columns are the eigenvectors already (or were never computed).
 PetscErrorCode EPSComputeVectors_Nemo(EPS eps) {
   PetscFunctionBeginUser;
-  PetscCheck(NemoCtx(eps)->opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT, "the eigenvectors were not computed (%seps_nemo_vectors false)", OptionPrefix(eps).c_str());
+  PetscCheck(NemoCtx(eps)->opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+             "the eigenvectors were not computed (%seps_nemo_vectors false)", OptionPrefix(eps).c_str());
   PetscFunctionReturn(0);
 }
 
@@ -221,13 +253,21 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  NEMO 3-D-style Lanczos: 3 vectors + the states, no reorthogonalisation; check every %" PetscInt_FMT " steps, seed %llu; second pass: %" PetscInt_FMT " Lanczos vectors per sweep\n", o.check_every, o.seed, o.ritz_batch));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT "; eigenvectors %s%s%s\n",
-                                   ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes, o.vectors ? "yes" : "no",
-                                   o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer,
+      "  NEMO 3-D-style Lanczos: 3 vectors + the states, no reorthogonalisation; check every %" PetscInt_FMT
+      " steps, seed %llu; second pass: %" PetscInt_FMT " Lanczos vectors per sweep\n",
+      o.check_every, o.seed, o.ritz_batch));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT "; eigenvectors %s%s%s\n",
+      ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes,
+      o.vectors ? "yes" : "no", o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
   if (ctx->report.steps)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " steps, %" PetscInt_FMT " products, %" PetscInt_FMT " reductions, %" PetscInt_FMT " restarted passes\n", ctx->report.steps,
-                                     ctx->report.products, ctx->report.reductions, ctx->report.passes.multiplicity_passes));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  last solve: %" PetscInt_FMT " steps, %" PetscInt_FMT " products, %" PetscInt_FMT
+                                     " reductions, %" PetscInt_FMT " restarted passes\n",
+                                     ctx->report.steps, ctx->report.products, ctx->report.reductions,
+                                     ctx->report.passes.multiplicity_passes));
   PetscFunctionReturn(0);
 }
 
@@ -249,7 +289,8 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
 // may have a further direction, with its partner).
 PetscErrorCode EPSEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
   const LanczosOptions &o = NemoCtx(eps)->opts;
-  *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) + (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
+  *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) +
+             (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
   return 0;
 }
 
@@ -265,8 +306,10 @@ PetscErrorCode EPSPrintWarnings_Nemo(EPS eps) {
   PetscFunctionBeginUser;
   if (r.converged || r.steps == 0) PetscFunctionReturn(0);
   for (double x : r.unconverged) list += (list.empty() ? "" : ", ") + std::to_string(x);
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)eps), "%s: warning: the Lanczos stopped at %" PetscInt_FMT " steps (%seps_max_it) with %zu wanted levels not converged: %s eV\n", ProgramName(),
-                        r.steps, OptionPrefix(eps).c_str(), r.unconverged.size(), list.c_str()));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)eps),
+                        "%s: warning: the Lanczos stopped at %" PetscInt_FMT
+                        " steps (%seps_max_it) with %zu wanted levels not converged: %s eV\n",
+                        ProgramName(), r.steps, OptionPrefix(eps).c_str(), r.unconverged.size(), list.c_str()));
   PetscFunctionReturn(0);
 }
 
@@ -296,14 +339,16 @@ PetscErrorCode EPSSetProductCap_Nemo(EPS eps, PetscInt, PetscInt products) {
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C", "EPSNemoSetCentre_C", "EPSNemoGetReport_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C",
-                                        "TbEPSPrintWarnings_C", "TbEPSGetTraits_C", "TbEPSSetQuestion_C", "TbEPSSetProductCap_C"};
+constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C", "EPSNemoSetCentre_C",     "EPSNemoGetReport_C",
+                                         "TbEPSDescribe_C",     "TbEPSEstimateVectors_C", "TbEPSPrintWarnings_C",
+                                         "TbEPSGetTraits_C",    "TbEPSSetQuestion_C",     "TbEPSSetProductCap_C"};
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
   delete NemoCtx(eps);
   eps->data = nullptr;
-  for (const char *name : kNemoComposed) PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void))nullptr));
+  for (const char *name : kNemoComposed)
+    PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void)) nullptr));
   PetscFunctionReturn(0);
 }
 

@@ -115,7 +115,8 @@ PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
 // Opteron, Bulldozer...) copy y into a work buffer of 128 MiB and write past it from 2^23 local rows on (a SEGV at
 // 10^7 rows per rank: the 10^6-atom dot's first restarted pass). The loops also make the states' bits independent
 // of the kernel the BLAS picks for the machine.
-PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges, PetscReal *norm) {
+PetscErrorCode StateColumns::Orthogonalise(Vec v, const std::vector<std::pair<PetscInt, PetscInt>> &ranges,
+                                           PetscReal *norm) {
   std::vector<PetscInt> cols;
   for (const auto &[a, b] : ranges)
     for (PetscInt j = a; j < b; ++j) cols.push_back(j);
@@ -197,7 +198,8 @@ PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double
   const PetscInt m = bvColumns();
   const size_t nv = vs.size(), n = nv ? c.size() / nv : 0;
   PetscScalar *X = nullptr;
-  constexpr size_t kBlock = 1024; // reals per block: the blocks of the Lanczos vectors stay in cache while every column takes them
+  constexpr size_t kBlock =
+      1024; // reals per block: the blocks of the Lanczos vectors stay in cache while every column takes them
   PetscFunctionBeginUser;
   if (!vectors_ || n == 0) PetscFunctionReturn(0);
   PetscCall(BVGetSizes(V_, &nloc, nullptr, nullptr));

@@ -6,11 +6,13 @@
 
 extern "C" {
 // LAPACK: eigenvalues of a real symmetric tridiagonal matrix by bisection, and eigenvectors by inverse iteration.
-void dstebz_(const char *range, const char *order, const PetscBLASInt *n, const double *vl, const double *vu, const PetscBLASInt *il, const PetscBLASInt *iu,
-             const double *abstol, const double *d, const double *e, PetscBLASInt *m, PetscBLASInt *nsplit, double *w, PetscBLASInt *iblock, PetscBLASInt *isplit,
-             double *work, PetscBLASInt *iwork, PetscBLASInt *info, size_t range_len, size_t order_len);
-void dstein_(const PetscBLASInt *n, const double *d, const double *e, const PetscBLASInt *m, const double *w, const PetscBLASInt *iblock, const PetscBLASInt *isplit,
-             double *z, const PetscBLASInt *ldz, double *work, PetscBLASInt *iwork, PetscBLASInt *ifail, PetscBLASInt *info);
+void dstebz_(const char *range, const char *order, const PetscBLASInt *n, const double *vl, const double *vu,
+             const PetscBLASInt *il, const PetscBLASInt *iu, const double *abstol, const double *d, const double *e,
+             PetscBLASInt *m, PetscBLASInt *nsplit, double *w, PetscBLASInt *iblock, PetscBLASInt *isplit, double *work,
+             PetscBLASInt *iwork, PetscBLASInt *info, size_t range_len, size_t order_len);
+void dstein_(const PetscBLASInt *n, const double *d, const double *e, const PetscBLASInt *m, const double *w,
+             const PetscBLASInt *iblock, const PetscBLASInt *isplit, double *z, const PetscBLASInt *ldz, double *work,
+             PetscBLASInt *iwork, PetscBLASInt *ifail, PetscBLASInt *info);
 }
 
 namespace tbpeta::lanczos {
@@ -35,12 +37,13 @@ int SturmCount(const double *d, const double *e, int m, double x) {
 }
 
 struct TridiagEigs {
-  std::vector<double> w;           // ascending
+  std::vector<double> w; // ascending
   std::vector<PetscBLASInt> iblock, isplit;
 };
 
 // Eigenvalues with 1-based indices [il, iu] (range 'I') or inside (vl, vu] (range 'V').
-PetscErrorCode Eigenvalues(const double *d, const double *e, int m, char range, double vl, double vu, int il, int iu, TridiagEigs *out) {
+PetscErrorCode Eigenvalues(const double *d, const double *e, int m, char range, double vl, double vu, int il, int iu,
+                           TridiagEigs *out) {
   PetscFunctionBeginUser;
   out->w.assign(m, 0);
   out->iblock.assign(m, 0);
@@ -54,9 +57,10 @@ PetscErrorCode Eigenvalues(const double *d, const double *e, int m, char range, 
   PetscBLASInt n = m, bil = il, biu = iu, found = 0, nsplit = 0, info = 0;
   const double abstol = 0;
   const char order = 'E';
-  dstebz_(&range, &order, &n, &vl, &vu, &bil, &biu, &abstol, d, e, &found, &nsplit, out->w.data(), out->iblock.data(), out->isplit.data(), work.data(), iwork.data(),
-          &info, 1, 1);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstebz failed on the Lanczos tridiagonal (info %d)", (int)info);
+  dstebz_(&range, &order, &n, &vl, &vu, &bil, &biu, &abstol, d, e, &found, &nsplit, out->w.data(), out->iblock.data(),
+          out->isplit.data(), work.data(), iwork.data(), &info, 1, 1);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstebz failed on the Lanczos tridiagonal (info %d)",
+             (int)info);
   out->w.resize(found);
   out->iblock.resize(found);
   PetscFunctionReturn(0);
@@ -64,7 +68,8 @@ PetscErrorCode Eigenvalues(const double *d, const double *e, int m, char range, 
 
 // Eigenvectors of T for the values of `eigs` (column k: z[k * m .. (k+1) * m)); failed[k] when inverse iteration did
 // not converge.
-PetscErrorCode Eigenvectors(const double *d, const double *e, int m, const TridiagEigs &eigs, std::vector<double> *z, std::vector<bool> *failed) {
+PetscErrorCode Eigenvectors(const double *d, const double *e, int m, const TridiagEigs &eigs, std::vector<double> *z,
+                            std::vector<bool> *failed) {
   PetscFunctionBeginUser;
   const PetscBLASInt n = m, k = (PetscBLASInt)eigs.w.size(), ldz = std::max(1, m);
   z->assign((size_t)m * std::max<PetscBLASInt>(k, 1), 0);
@@ -73,8 +78,10 @@ PetscErrorCode Eigenvectors(const double *d, const double *e, int m, const Tridi
   std::vector<double> work(5 * (size_t)m);
   std::vector<PetscBLASInt> iwork(m), ifail(k);
   PetscBLASInt info = 0;
-  dstein_(&n, d, e, &k, eigs.w.data(), eigs.iblock.data(), eigs.isplit.data(), z->data(), &ldz, work.data(), iwork.data(), ifail.data(), &info);
-  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstein failed on the Lanczos tridiagonal (info %d)", (int)info);
+  dstein_(&n, d, e, &k, eigs.w.data(), eigs.iblock.data(), eigs.isplit.data(), z->data(), &ldz, work.data(),
+          iwork.data(), ifail.data(), &info);
+  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstein failed on the Lanczos tridiagonal (info %d)",
+             (int)info);
   for (PetscBLASInt i = 0; i < info; ++i) (*failed)[ifail[i] - 1] = true;
   PetscFunctionReturn(0);
 }
@@ -85,7 +92,8 @@ PetscErrorCode Eigenvectors(const double *d, const double *e, int m, const Tridi
 class SpectrumWalker {
 public:
   SpectrumWalker(const std::vector<double> &alpha, const std::vector<double> &beta, double tol, double rows)
-      : m_((int)alpha.size()), d_(alpha.data()), e_(beta.data() + 1), bnext_(beta[m_]), reached_(kStartWeightFloor / rows) {
+      : m_((int)alpha.size()), d_(alpha.data()), e_(beta.data() + 1), bnext_(beta[m_]),
+        reached_(kStartWeightFloor / rows) {
     double scale = 0;
     for (int j = 0; j < m_; ++j) scale = std::max(scale, std::fabs(d_[j]) + beta[j] + (j + 1 < m_ ? beta[j + 1] : 0.0));
     scale_ = std::max(scale, std::numeric_limits<double>::min());
@@ -94,7 +102,9 @@ public:
   int size() const { return m_; }
   double scale() const { return scale_; }
   double eq() const { return eq_; }
-  double ctol() const { return ctol_; } // a kept value has converged when its error is at most this (any tol, see LevelResolution)
+  double ctol() const {
+    return ctol_;
+  } // a kept value has converged when its error is at most this (any tol, see LevelResolution)
   int below(double x) const { return SturmCount(d_, e_, m_, x); } // values < x
 
   // The cluster containing the value of 1-based index i: [*first, *last] (1-based), and its level; *ghost when it
@@ -103,7 +113,8 @@ public:
     TridiagEigs t;
     PetscFunctionBeginUser;
     PetscCall(Eigenvalues(d_, e_, m_, 'I', 0, 0, i, i, &t));
-    PetscCheck(t.w.size() == 1, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dstebz returned no value of index %d of the Lanczos tridiagonal", i);
+    PetscCheck(t.w.size() == 1, PETSC_COMM_SELF, PETSC_ERR_LIB,
+               "LAPACK dstebz returned no value of index %d of the Lanczos tridiagonal", i);
     const double w = t.w[0];
     *first = std::min(i, below(w - eq_) + 1), *last = std::max(i, below(w + eq_));
     level->value = w;
@@ -114,7 +125,8 @@ public:
       level->error = 0, level->converged = true;
       PetscFunctionReturn(0);
     }
-    const bool in_hat = m_ > 1 && SturmCount(d_ + 1, e_ + 1, m_ - 1, w + eq_) - SturmCount(d_ + 1, e_ + 1, m_ - 1, w - eq_) > 0;
+    const bool in_hat =
+        m_ > 1 && SturmCount(d_ + 1, e_ + 1, m_ - 1, w + eq_) - SturmCount(d_ + 1, e_ + 1, m_ - 1, w - eq_) > 0;
     std::vector<double> z;
     std::vector<bool> failed;
     PetscCall(Eigenvectors(d_, e_, m_, t, &z, &failed));
@@ -139,9 +151,11 @@ private:
 // The wanted levels of T_m (ghosts removed, copies merged) and whether the run may stop on them.
 } // namespace
 
-PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want, double tol, Check *out) {
+PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want,
+                        double tol, Check *out) {
   PetscFunctionBeginUser;
-  PetscCheck(want.rows >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "AnalyseT needs the rows of H (Wanted::rows), got %g", want.rows);
+  PetscCheck(want.rows >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "AnalyseT needs the rows of H (Wanted::rows), got %g", want.rows);
   SpectrumWalker t(alpha, beta, tol, want.rows);
   const int m = t.size();
   const double ctol = t.ctol();
@@ -192,7 +206,8 @@ PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<doub
     const int start = t.below(want.window[0]); // values < a: the last of them is the neighbour below
     std::vector<Level> lo, in, hi;
     PetscCall(walk(start, -1, 1, any, &lo));
-    PetscCall(walk(start + 1, +1, std::numeric_limits<int>::max(), [&](double x) { return x <= want.window[1]; }, &in));
+    PetscCall(walk(
+        start + 1, +1, std::numeric_limits<int>::max(), [&](double x) { return x <= want.window[1]; }, &in));
     int next = start + 1;
     for (const Level &l : in) next = std::max(next, t.below(l.value + t.eq()) + 1);
     PetscCall(walk(next, +1, 1, any, &hi));
@@ -211,11 +226,10 @@ PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<doub
   PetscFunctionReturn(0);
 }
 
-
 // The eigenvector s of T_m for `value`: the nearest value of T not within `same` of one in `taken`, and of its
 // copies (within `same` of it) the best converged, the one with the smallest last component.
-PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double same, const std::vector<double> &taken,
-                                std::vector<double> *s, double *chosen) {
+PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value,
+                                double same, const std::vector<double> &taken, std::vector<double> *s, double *chosen) {
   PetscFunctionBeginUser;
   const double *d = alpha.data(), *e = beta.data() + 1;
   const int c = SturmCount(d, e, m, value);
@@ -234,9 +248,12 @@ PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vec
   int nearest = -1, pick = -1;
   for (int i = 0; i < (int)t.w.size(); ++i)
     if (free(i) && (nearest < 0 || std::fabs(t.w[i] - value) < std::fabs(t.w[nearest] - value))) nearest = i;
-  PetscCheck(nearest >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "no eigenvector of the Lanczos tridiagonal for %g eV", value);
+  PetscCheck(nearest >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "no eigenvector of the Lanczos tridiagonal for %g eV",
+             value);
   for (int i = 0; i < (int)t.w.size(); ++i) // the best converged copy of the nearest
-    if (free(i) && std::fabs(t.w[i] - t.w[nearest]) <= same && (pick < 0 || std::fabs(z[(size_t)i * m + m - 1]) < std::fabs(z[(size_t)pick * m + m - 1]))) pick = i;
+    if (free(i) && std::fabs(t.w[i] - t.w[nearest]) <= same &&
+        (pick < 0 || std::fabs(z[(size_t)i * m + m - 1]) < std::fabs(z[(size_t)pick * m + m - 1])))
+      pick = i;
   s->assign(z.begin() + (size_t)pick * m, z.begin() + (size_t)(pick + 1) * m);
   *chosen = t.w[pick];
   PetscFunctionReturn(0);
@@ -245,7 +262,8 @@ PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vec
 // The squared weight of the start vector in the eigenspace of T_m at `value`: the sum of the squared first
 // components of T's eigenvectors for all copies within `near` (the projection of v_0 on the eigenspace, whatever
 // the number of copies the lost orthogonality has made of it).
-PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double near, double *weight) {
+PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value,
+                           double near, double *weight) {
   PetscFunctionBeginUser;
   const double *d = alpha.data(), *e = beta.data() + 1;
   const int lo = SturmCount(d, e, m, value - near), hi = SturmCount(d, e, m, value + near);

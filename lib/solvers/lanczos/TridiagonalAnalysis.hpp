@@ -22,7 +22,9 @@ inline double CopyTolerance(double scale) { return kLanczosCopyTolerance * scale
 // What a run converged to -eps_tol tol can tell apart, in eV of T: values closer are one value when the passes match
 // levels (they use 10 and 100 times this for "near" and for one level). Never below the copy tolerance, whereas the
 // convergence test itself (error <= tol * scale) honours any tol.
-inline double LevelResolution(double tol, double scale) { return (tol > kLanczosCopyTolerance ? tol : kLanczosCopyTolerance) * scale; }
+inline double LevelResolution(double tol, double scale) {
+  return (tol > kLanczosCopyTolerance ? tol : kLanczosCopyTolerance) * scale;
+}
 
 // A direction the start vector reached: its squared weight in the start vector is at least this / N (N: rows of H).
 // A random start has about 1/N per direction, below 1e-6 / N with probability 1e-6; a ghost, or a level that a
@@ -57,17 +59,19 @@ struct Check {
 // alpha[0..m), beta[0..m] (beta[0] = 0, beta[m] the next off-diagonal): the wanted levels of T_m (ghosts removed,
 // copies merged) and whether the run may stop on them (in window mode also the nearest values outside the window
 // must have converged, so that an empty window is recognised).
-PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want, double tol, Check *out);
+PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<double> &beta, const Wanted &want,
+                        double tol, Check *out);
 
 // The eigenvector s of T_m for `value`: the nearest value of T not within `same` of one in `taken` (the values
 // chosen for other levels: two levels closer than the convergence tolerance must not get one vector), and of its
 // copies (within `same` of it) the best converged, the one with the smallest last component; *chosen: that value.
-PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double same, const std::vector<double> &taken,
-                                std::vector<double> *s, double *chosen);
+PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value,
+                                double same, const std::vector<double> &taken, std::vector<double> *s, double *chosen);
 
 // The squared weight of the start vector in the eigenspace of T_m at `value`: the sum of the squared first
 // components of T's eigenvectors for all copies within `near` (the projection of v_0 on the eigenspace, whatever
 // the number of copies the lost orthogonality has made of it).
-PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value, double near, double *weight);
+PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value,
+                           double near, double *weight);
 
 } // namespace tbpeta::lanczos
