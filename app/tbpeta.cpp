@@ -39,6 +39,7 @@ struct RunSettings {
   SolverPolicy policy;
   RunOutputOptions output;
   PetscBool compare = PETSC_FALSE;
+  PetscBool solve = PETSC_TRUE; // -solve false: the structure (relaxed if asked) and its file, no H, no eigen-solve
   CompareOptions compare_opts;
   double memory_limit = 0; // MB per rank
   bool memory_limit_given = false;
@@ -61,6 +62,13 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
                              "EPS has the prefix <run>_)",
                              "tbpeta", rs->compare, &rs->compare, nullptr));
   PetscOptionsEnd();
+  PetscOptionsBegin(comm, nullptr, "What to compute", "tbpeta");
+  PetscCall(PetscOptionsBool("-solve",
+                             "Build H and solve for the states; false: build the structure, relax it if asked and "
+                             "write -output (structure, composition, strain) only",
+                             "tbpeta", rs->solve, &rs->solve, nullptr));
+  PetscOptionsEnd();
+  PetscCheck(rs->solve || !rs->compare, comm, PETSC_ERR_USER_INPUT, "-compare needs a solve: drop -solve false");
   for (const auto &w : rs->sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
   PetscCall(BulkBandEdges(rs->sys.model, 0, &rs->vbm, &rs->cbm));
   CompareOptions defaults;
@@ -92,7 +100,8 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   MemoryEstimate est;
   const double MB = 1048576.0;
   PetscFunctionBeginUser;
-  if (rs.compare)
+  if (!rs.solve) nvec = 0;
+  else if (rs.compare)
     PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
@@ -163,7 +172,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(ReadSettings(comm, &rs));
   if (HelpRequested()) PetscCall(ListOptions(comm, rs)); // -help describes, it does not run
   if (HelpRequested()) PetscFunctionReturn(0);
-  if (!rs.compare) PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
+  if (!rs.compare && rs.solve) PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
   // A misspelt option, named now rather than after the solve: every option the run will read has been read, or is
   // read here (the comparison's runs, the relaxation's solvers), and the listing of -help names the known ones.
   PetscCall(CheckOptionsBeforeWork(comm, "tbpeta", [&]() -> PetscErrorCode {
@@ -184,11 +193,14 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(CheckInterrupted(comm, "building the structure"));
   PetscCall(RelaxSystem(comm, &rs.sys, &strain));
   PetscCall(CheckInterrupted(comm, "relaxing the atoms"));
-  PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
-  PetscCall(CheckInterrupted(comm, "building H"));
+  if (rs.solve) {
+    PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
+    PetscCall(CheckInterrupted(comm, "building H"));
+  }
   PetscCall(PrintSystemSummary(comm, rs.sys, H, rs.vbm, rs.cbm));
   PetscCall(PrintStrainSummary(comm, rs.sys, strain.report, strain.tensors));
-  if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
+  if (!rs.solve) states.solver = "none (-solve false)";
+  else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
   else PetscCall(Solve(comm, rs, eps, H, &states));
   if (!rs.output.path.empty())
     PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, tables));

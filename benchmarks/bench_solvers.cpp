@@ -57,7 +57,7 @@ SystemSpec BenchmarkSystem() {
   SystemSpec s;
   s.model.set = "nemo3d", s.model.host = "GaAs";
   s.cell.cells = {24, 24, 24}, s.cell.periodic = {false, false, false};
-  s.nano.dot_material = "InAs", s.nano.shape = DotShape::sphere, s.nano.radius = 3;
+  s.nano.dot.material = "InAs", s.nano.dot.shape = DotShape::sphere, s.nano.dot.size.radius = 3;
   return s;
 }
 
@@ -340,7 +340,7 @@ PetscErrorCode Signature(MPI_Comm comm, const BenchSettings &b, Mat H, std::stri
       text, sizeof text,
       "%" PetscInt_FMT " atoms (%s dot, %d x %d x %d cells of %s, periodic %d,%d,%d, %s), %s (%s), %" PetscInt_FMT
       " rows, H %s",
-      sys.structure.total(), sys.spec.nano.dot_material.empty() ? "no" : sys.spec.nano.dot_material.c_str(), c.cells[0],
+      sys.structure.total(), sys.spec.nano.dot.material.empty() ? "no" : sys.spec.nano.dot.material.c_str(), c.cells[0],
       c.cells[1], c.cells[2], sys.model.materials[0].material.c_str(), c.periodic[0], c.periodic[1], c.periodic[2],
       strain.c_str(), sys.model.set.c_str(), sys.model.spin_orbit ? "with spin-orbit" : "no spin-orbit", props->rows,
       HamiltonianDescription(b.hopts).c_str());

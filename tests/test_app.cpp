@@ -697,3 +697,59 @@ TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
   }
   fs::remove(ck);
 }
+
+// The dot shapes' refusals, each in one line naming the option or FILE:line, with nothing written.
+TEST(App, BadInputDotsGetOneLine) {
+  const std::string c = "-params vogl1983 -cells 10,10,6 -periodic 1,1,0 -dot_material InAs ";
+  ExpectOneLineError(1, c + "-dot_shape lens -dot_diameter 4 -dot_height 2.5", "-dot_height: 2.5 nm is above half");
+  ExpectOneLineError(1, c + "-dot_shape lens -dot_diameter 0 -dot_height 1", "-dot_diameter: 0 nm; must be positive");
+  ExpectOneLineError(1, c + "-dot_shape pyramid -dot_base 4 -dot_height -1", "-dot_height: -1 nm; must be positive");
+  ExpectOneLineError(1, c + "-dot_shape lens -dot_diameter 8 -dot_height 1 -dot_center 2,2.8,1",
+                     "outside the supercell");
+  ExpectOneLineError(2,
+                     c + "-dot_shape lens -dot_diameter 3 -dot_height 1 -dot_center 2.8,2.8,1 -dot_stack 3 "
+                         "-dot_stack_spacing 1.1",
+                     "-dot_stack 3 (dot 3): the lens 3 nm wide, 1 nm tall spans");
+  ExpectOneLineError(1, c + "-dot_shape lens -dot_diameter 3 -dot_height 1 -dot_composition 0.5,1.5",
+                     "-dot_composition: 1.5 is outside [0, 1]");
+  ExpectOneLineError(1, c + "-dot_shape pentagon", "-dot_shape");
+  const fs::path file = Scratch() / "dots.txt";
+  std::ofstream(file) << "# two dots\nlens material=InAs diameter=3 height=1\npyramid material=InAs base=3 hight=1\n";
+  ExpectOneLineError(2, "-params vogl1983 -cells 10,10,6 -structure_file " + file.string(),
+                     file.string() + ":3: a pyramid takes material, center, base, height, wetting, alloy, composition "
+                                     "(not hight)");
+  std::ofstream(file) << "box material=Si size=1,1,1 center=2.8,2.8,1.5\n";
+  ExpectOneLineError(1, "-params vogl1983 -cells 10,10,6 -structure_file " + file.string(), "do not share the anion");
+  ExpectOneLineError(1, c + "-structure_file " + file.string(), "give -dot_material or -structure_file, not both");
+}
+
+// A lens on its wetting layer, relaxed, strained H, solved and written with its composition; -solve false writes the
+// structure, composition and strain without H or states.
+TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
+  const fs::path h5 = Scratch() / "lens.h5", look = Scratch() / "look.h5";
+  const std::string lens = "-params nemo3d -cells 5,5,4 -periodic 1,1,0 -dot_material InAs -dot_shape lens "
+                           "-dot_diameter 2.4 -dot_height 0.8 -dot_wetting_layers 1 -dot_center 1.4133,1.4133,0.6 "
+                           "-strain keating ";
+  const RunResult r = RunTbpeta(2, lens + "-eps_nev 2 -output " + h5.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("region 1       InAs lens 2.4 nm wide, 0.8 nm tall at (1.413, 1.413, 0.600) nm on 1 ML of "
+                       "wetting layer (-dot_*): "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("4 converged of 2 requested"), std::string::npos) << r.out;
+  const RunResult s = RunTbpeta(2, lens + "-solve false -output " + look.string());
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(s.out.find("eigenvalues"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("matrix "), std::string::npos) << s.out;
+  // The same structure and composition from both; a pure dot: x = 1 on its cations, 0 on the host's.
+  const std::string py =
+      "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + h5.string() + "'); b=h5py.File('" +
+      look.string() +
+      "'); x=a['composition/x'][:]; reg=a['composition/region'][:]; sp=a['structure/species'][:]; "
+      "names=a['structure/species'].attrs['names'].split(','); "
+      "cat=sp != names.index('As'); inn=sp == names.index('In'); "
+      "assert (x[cat & inn] == 1).all() and (x[cat & ~inn] == 0).all(); assert ((reg == 0) == (x > 0))[cat].all(); "
+      "assert (a['composition/x'][:] == b['composition/x'][:]).all(); assert b['eigenvalues'].shape == (0,); "
+      "assert np.abs(a['strain/tensor'][:] - b['strain/tensor'][:]).max() < 1e-9; assert len(a['eigenvalues']) == 4\"";
+  EXPECT_EQ(std::system(py.c_str()), 0);
+}

@@ -97,6 +97,34 @@ AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain
   return g;
 }
 
+// The composition/ group: per atom, the local fraction x of the regions' materials that its species was drawn with (an
+// anion: the mean over its bonded cations) and the region that holds its site (-1: none).
+AtomGroupForOutput CompositionGroup(const TightBindingSystem &sys, std::vector<std::vector<double>> *storage) {
+  const Structure &s = sys.structure;
+  const Nanostructure &nano = sys.nano;
+  storage->assign(2, {});
+  std::vector<double> &x = (*storage)[0], &region = (*storage)[1];
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    double xi = 0;
+    if (s.sublattice(i) == Sublattice::cation) xi = nano.composition(s.sites[i]);
+    else {
+      int n = 0;
+      for (int b = 0; b < 4; ++b)
+        if (s.bonds[i][b] >= 0) xi += nano.composition(s.sites[s.bonds[i][b]]), ++n;
+      xi = n ? xi / n : 0;
+    }
+    x.push_back(xi);
+    region.push_back(nano.regionOf(s.sites[i]));
+  }
+  AtomGroupForOutput g;
+  g.name = "composition";
+  g.fields = {{"x", 1, x}, {"region", 1, region}};
+  g.values = {{"regions", (double)nano.regions().size()},
+              {"interdiffusion_length", nano.spec().interdiffusion},
+              {"alloy_seed", (double)nano.spec().seed}};
+  return g;
+}
+
 SolverForOutput Solver(const EigenStates &states) {
   SolverForOutput solver{states.solver,
                          {{"products", (double)states.products},
@@ -115,7 +143,7 @@ SolverForOutput Solver(const EigenStates &states) {
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
                               const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
                               std::span<const TableForOutput> tables) {
-  std::vector<std::vector<double>> strain_arrays;
+  std::vector<std::vector<double>> strain_arrays, composition_arrays;
   const LogEvents *ev;
   char *all = nullptr;
   PetscFunctionBeginUser;
@@ -123,6 +151,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
   AtomsForOutput atoms{t.canonical,           t.positions,     t.species,        t.material,
                        sys.structure.total(), t.species_names, t.material_names, {}};
   if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
+  if (!sys.nano.regions().empty()) atoms.groups.push_back(CompositionGroup(sys, &composition_arrays));
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";
   PetscCall(PetscFree(all));

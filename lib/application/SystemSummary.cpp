@@ -9,17 +9,63 @@ namespace tbpeta {
 
 namespace {
 const char *basisName(BasisModel b) { return b == BasisModel::sp3sstar ? "sp3s*" : "sp3d5s*"; }
+
+// Every region of the structure with the cations it holds (a later region wins where they overlap) and their mean
+// composition x, the fraction of the regions' materials their draws used; then the rest (the host).
+PetscErrorCode PrintRegions(MPI_Comm comm, const TightBindingSystem &sys) {
+  const Structure &s = sys.structure;
+  const auto &regions = sys.nano.regions();
+  if (regions.empty()) return 0;
+  std::vector<double> sums(2 * (regions.size() + 1), 0.0); // per region and the host: cations, sum of x
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < s.owned; ++i) {
+    if (s.sublattice(i) != Sublattice::cation) continue;
+    const int r = sys.nano.regionOf(s.sites[i]), k = r < 0 ? (int)regions.size() : r;
+    sums[2 * k] += 1, sums[2 * k + 1] += sys.nano.composition(s.sites[i]);
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sums.data(), (PetscMPIInt)sums.size(), MPI_DOUBLE, MPI_SUM, comm));
+  for (size_t r = 0; r <= regions.size(); ++r) {
+    const double n = sums[2 * r], x = n > 0 ? sums[2 * r + 1] / n : 0;
+    if (r == regions.size()) {
+      PetscCall(PetscPrintf(comm, "  outside        %.0f cations, mean x %.4f%s\n", n, x,
+                            sys.nano.interdiffusion() ? " (interdiffused)" : ""));
+      break;
+    }
+    const DotRegion &d = regions[r];
+    const auto &c = d.anchor;
+    std::string wl = d.wetting_layers > 0 ? " on " + std::to_string(d.wetting_layers) + " ML of wetting layer" : "";
+    PetscCall(PetscPrintf(comm, "  region %-7zu %s %s at (%.3f, %.3f, %.3f) nm%s (%s): %.0f cations, mean x %.4f\n",
+                          r + 1, sys.model.materials[d.material].material.c_str(), d.shape.describe().c_str(), c[0],
+                          c[1], c[2], wl.c_str(), d.where.c_str(), n, x));
+  }
+  PetscFunctionReturn(0);
+}
+// The operator line: the matrix or the operator kind, rows and bytes of H per atom (none without H: -solve false).
+PetscErrorCode PrintOperator(MPI_Comm comm, const Structure &s, Mat H) {
+  const OperatorProperties *op;
+  double op_bytes;
+  PetscFunctionBeginUser;
+  if (!H) PetscFunctionReturn(0);
+  PetscCall(OperatorGetProperties(H, &op));
+  PetscCheck(op, comm, PETSC_ERR_ARG_WRONG, "PrintSystemSummary: not an operator built by tbpeta");
+  PetscCall(OperatorTotalBytes(H, &op_bytes));
+  if (op->has_entries) {
+    const char *type = op->kind == "baij" ? "MATMPIBAIJ" : "MATMPIAIJ";
+    PetscCall(PetscPrintf(comm,
+                          "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n",
+                          type, op->rows, op->nonzeros, op_bytes / (double)s.total()));
+  } else
+    PetscCall(PetscPrintf(comm,
+                          "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n",
+                          op->description.c_str(), op->rows, op_bytes / (double)s.total(), op->kind.c_str()));
+  PetscFunctionReturn(0);
+}
 } // namespace
 
 PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, Mat H, double vbm, double cbm) {
   const Structure &s = sys.structure;
   const TightBindingModel &m = sys.model;
-  const OperatorProperties *op;
   PetscFunctionBeginUser;
-  PetscCall(OperatorGetProperties(H, &op));
-  PetscCheck(op, comm, PETSC_ERR_ARG_WRONG, "PrintSystemSummary: not an operator built by tbpeta");
-  double op_bytes;
-  PetscCall(OperatorTotalBytes(H, &op_bytes));
   PetscInt mins[2] = {s.owned, s.halo()}, maxs[2] = {s.owned, s.halo()};
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, mins, 2, MPIU_INT, MPI_MIN, comm));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, maxs, 2, MPIU_INT, MPI_MAX, comm));
@@ -41,23 +87,9 @@ PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, 
     mats +=
         (i ? ", " : "") + m.materials[i].cation + " (" + m.materials[i].material + ") " + std::to_string(cations[i]);
   PetscCall(PetscPrintf(comm, "  atoms          %" PetscInt_FMT " (cations: %s)\n", s.total(), mats.c_str()));
-  const NanostructureSpec &nano = sys.nano.spec();
-  if (nano.shape != DotShape::none) {
-    const char *shape = nano.shape == DotShape::sphere ? "sphere" : nano.shape == DotShape::dome ? "dome" : "box";
-    const auto &ce = nano.center;
-    PetscCall(PetscPrintf(comm, "  dot            %s %s at (%.3f, %.3f, %.3f) nm\n", nano.dot_material.c_str(), shape,
-                          ce[0], ce[1], ce[2]));
-  }
+  PetscCall(PrintRegions(comm, sys));
   PetscCall(PetscPrintf(comm, "  orbitals/atom  %d (%d rows per atom with spin)\n", m.orbitals(), m.blockSize()));
-  if (op->has_entries) {
-    const char *type = op->kind == "baij" ? "MATMPIBAIJ" : "MATMPIAIJ";
-    PetscCall(PetscPrintf(comm,
-                          "  matrix         %s, %" PetscInt_FMT " rows, %.0f non-zeros, %.0f bytes of H per atom\n",
-                          type, op->rows, op->nonzeros, op_bytes / (double)s.total()));
-  } else
-    PetscCall(PetscPrintf(comm,
-                          "  operator       %s, %" PetscInt_FMT " rows, %.0f bytes of H per atom (-hamiltonian %s)\n",
-                          op->description.c_str(), op->rows, op_bytes / (double)s.total(), op->kind.c_str()));
+  PetscCall(PrintOperator(comm, s, H));
   const auto &g = sys.partition.grid();
   PetscCall(PetscPrintf(comm,
                         "  process grid   %d x %d x %d (%s), owned atoms per rank min %" PetscInt_FMT

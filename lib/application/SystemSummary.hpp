@@ -7,7 +7,7 @@
 
 namespace tbpeta {
 
-// Collective (rank 0 prints).
+// Collective (rank 0 prints). H: the operator, or nullptr when none is built (-solve false).
 PetscErrorCode PrintSystemSummary(MPI_Comm comm, const TightBindingSystem &sys, Mat H, double vbm, double cbm);
 
 } // namespace tbpeta

@@ -21,21 +21,34 @@ std::vector<std::string> SplitList(const std::string &text, char separator) {
 }
 
 // PETSc silently keeps the first nmax entries of a longer list, so read into a larger buffer to see the real length.
-PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
-                                   PetscBool *set) {
+PetscErrorCode OptionsGetRealList(MPI_Comm comm, const char *name, const char *help, int min_n, int max_n,
+                                  double *values, int *count, PetscBool *set) {
   PetscReal buf[64];
-  PetscInt count = 64;
+  PetscInt given = 64;
   PetscFunctionBeginUser;
-  for (int i = 0; i < n; ++i) buf[i] = values[i];
+  for (int i = 0; i < max_n; ++i) buf[i] = values[i];
   // PETSc prints -help once per options-block title, so each list option gets its own block.
   PetscOptionsBegin(comm, nullptr, name, "tbpeta");
-  PetscCall(PetscOptionsRealArray(name, help, "tbpeta", buf, &count, set));
+  PetscCall(PetscOptionsRealArray(name, help, "tbpeta", buf, &given, set));
   PetscOptionsEnd();
   if (*set) {
-    PetscCheck(count == n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated numbers, got %" PetscInt_FMT,
-               name, n, count);
-    for (int i = 0; i < n; ++i) values[i] = buf[i];
+    if (min_n == max_n)
+      PetscCheck(given == min_n, comm, PETSC_ERR_USER_INPUT,
+                 "%s: expected %d comma-separated numbers, got %" PetscInt_FMT, name, min_n, given);
+    else
+      PetscCheck(given >= min_n && given <= max_n, comm, PETSC_ERR_USER_INPUT,
+                 "%s: expected %d to %d comma-separated numbers, got %" PetscInt_FMT, name, min_n, max_n, given);
+    for (int i = 0; i < given; ++i) values[i] = buf[i];
+    *count = (int)given;
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
+                                   PetscBool *set) {
+  int count = n;
+  PetscFunctionBeginUser;
+  PetscCall(OptionsGetRealList(comm, name, help, n, n, values, &count, set));
   PetscFunctionReturn(0);
 }
 

@@ -16,6 +16,10 @@ std::vector<std::string> SplitList(const std::string &text, char separator = ','
 // PETSC_ERR_USER_INPUT for another count.
 PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
                                    PetscBool *set);
+// Reads option `name` as min_n to max_n comma-separated reals into values (which holds the defaults); *count is how
+// many were given (unchanged when the option is not set). Collective; PETSC_ERR_USER_INPUT for another count.
+PetscErrorCode OptionsGetRealList(MPI_Comm comm, const char *name, const char *help, int min_n, int max_n,
+                                  double *values, int *count, PetscBool *set);
 // The same for integers, each within the range of PetscInt.
 PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values,
                                   PetscBool *set);
