@@ -10,12 +10,11 @@ PREFIX is FILE without .h5 unless --prefix is given. Errors: one line on stderr,
 """
 import argparse
 import os
-import sys
 import tempfile
 
 import numpy as np
 
-from results_file import open_results
+from results_file import one_line_errors, open_results
 
 PROG = "plot_states.py"
 plt = None  # matplotlib.pyplot, imported once the input is checked (it takes seconds): errors come at once
@@ -31,9 +30,7 @@ def import_pyplot():
     plt = matplotlib.pyplot
 
 
-def fail(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(2)
+fail, _ = one_line_errors(PROG)
 
 
 def read(path, state, want_density):

@@ -16,25 +16,17 @@ exit code 2, no PNG or CSV written.
 import argparse
 import math
 import os
-import sys
 import tempfile
 
 import numpy as np
 
-from results_file import open_results
+from results_file import one_line_errors, open_results
 
 PROG = "plot_strain.py"
 COLUMNS = ("exx", "eyy", "ezz", "hydrostatic", "biaxial")
 
 
-def fail(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse's own errors also in one line (no usage block)
-        fail(f"{message} (see --help)")
+fail, Parser = one_line_errors(PROG)
 
 
 def width_arg(text):

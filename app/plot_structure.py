@@ -13,24 +13,16 @@ PREFIX is FILE without .h5 unless --prefix is given. Errors: one line on stderr,
 import argparse
 import math
 import os
-import sys
 import tempfile
 
 import numpy as np
 
-from results_file import open_results
+from results_file import one_line_errors, open_results
 
 PROG = "plot_structure.py"
 
 
-def fail(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse's own errors also in one line (no usage block)
-        fail(f"{message} (see --help)")
+fail, Parser = one_line_errors(PROG)
 
 
 def length_arg(text):

@@ -1,5 +1,22 @@
-"""Opening a tbpeta -output file for the plot scripts: one-line errors through the caller's `fail`."""
+"""Opening a tbpeta -output file for the plot scripts, and their one-line errors."""
+import argparse
 import os
+import sys
+
+
+def one_line_errors(prog):
+    """(fail, Parser): fail(message) prints `prog: error: message` on stderr and exits 2; Parser is an argparse parser
+    whose own errors end the same way (one line, no usage block)."""
+
+    def fail(message):
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            fail(f"{message} (see --help)")
+
+    return fail, Parser
 
 
 def open_results(path, fail):

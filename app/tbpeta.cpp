@@ -56,13 +56,12 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
   PetscCall(HamiltonianOptionsFromOptions(comm, &rs->hopts));
   PetscCall(SolverPolicyFromOptions(comm, &rs->policy));
   PetscCall(MemoryLimitFromOptions(comm, &rs->memory_limit, &rs->memory_limit_given));
-  PetscOptionsBegin(comm, nullptr, "Comparison of eigen-solvers", "tbpeta");
+  PetscOptionsBegin(comm, nullptr, "What to compute: a solve, a comparison of eigen-solvers, or the structure alone",
+                    "tbpeta");
   PetscCall(PetscOptionsBool("-compare",
                              "Run every solver of -compare_runs on H and compare them (-compare_* options; each run's "
                              "EPS has the prefix <run>_)",
                              "tbpeta", rs->compare, &rs->compare, nullptr));
-  PetscOptionsEnd();
-  PetscOptionsBegin(comm, nullptr, "What to compute", "tbpeta");
   PetscCall(PetscOptionsBool("-solve",
                              "Build H and solve for the states; false: build the structure, relax it if asked and "
                              "write -output (structure, composition, strain) only",
@@ -106,12 +105,13 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
   PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
+  if (!rs.solve) est.hamiltonian = 0; // -solve false builds no H
   PetscCall(PetscPrintf(
       comm,
       "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT
       " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
-      est.total() / MB, est.structure / MB, rs.hopts.kind.c_str(), est.hamiltonian / MB, nvec, est.vectors / MB,
-      est.runtime / MB, rs.memory_limit));
+      est.total() / MB, est.structure / MB, rs.solve ? rs.hopts.kind.c_str() : "none", est.hamiltonian / MB, nvec,
+      est.vectors / MB, est.runtime / MB, rs.memory_limit));
   PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }

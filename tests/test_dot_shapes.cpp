@@ -121,6 +121,33 @@ std::vector<Case> Cases() {
   c.push_back({at("-dot_shape ellipsoid -dot_diameter 12,15 -dot_height 3"), Anchor(z0), HalfEllipsoid(6, 7.5, 3),
                2 * pi * 6 * 7.5 * 3 / 3});
   c.push_back({at("-dot_shape dome -dot_radius 5"), Anchor(z0), HalfEllipsoid(5, 5, 5), 2 * pi * 125 / 3});
+  // Second, smaller sizes (the rule alone: too few cations for the volume).
+  c.push_back({at("-dot_shape cone -dot_diameter 5 -dot_height 2.2"), Anchor(z0), Cone(2.5, 0, 2.2), 0});
+  c.push_back({at("-dot_shape cylinder -dot_diameter 4.3 -dot_height 1.3"), Anchor(z0), Cone(2.15, 2.15, 1.3), 0});
+  c.push_back(
+      {at("-dot_shape ellipsoid -dot_diameter 5,3.5 -dot_height 1.6"), Anchor(z0), HalfEllipsoid(2.5, 1.75, 1.6), 0});
+  c.push_back({at("-dot_shape dome -dot_radius 1.9"), Anchor(z0), HalfEllipsoid(1.9, 1.9, 1.9), 0});
+  // The centred shapes, a sphere and a box, centred mid-height.
+  const std::string mid = " -dot_center 9.04512,9.04512,4.52256";
+  const std::array<double, 3> centre{9.04512, 9.04512, 4.52256};
+  c.push_back({"-dot_shape sphere -dot_radius 4.2" + mid, centre,
+               [](double x, double y, double z) { return x * x + y * y + z * z <= 4.2 * 4.2 + kTol; },
+               4 * pi * std::pow(4.2, 3) / 3});
+  c.push_back({"-dot_shape sphere -dot_radius 1.3" + mid, centre,
+               [](double x, double y, double z) { return x * x + y * y + z * z <= 1.3 * 1.3 + kTol; }, 0});
+  // A box's faces are crystal planes: each lies midway between two cation planes (half-extents 42, 36 and 10 a/4),
+  // as the pyramid's facets do; a face on a cation plane takes or leaves that plane.
+  c.push_back({"-dot_shape box -dot_size 11.87172,10.17576,2.8266" + mid, centre,
+               [](double x, double y, double z) {
+                 return std::fabs(x) <= 5.93586 + kTol && std::fabs(y) <= 5.08788 + kTol &&
+                        std::fabs(z) <= 1.4133 + kTol;
+               },
+               11.87172 * 10.17576 * 2.8266});
+  c.push_back({"-dot_shape box -dot_size 2,3.3,1.1" + mid, centre,
+               [](double x, double y, double z) {
+                 return std::fabs(x) <= 1 + kTol && std::fabs(y) <= 1.65 + kTol && std::fabs(z) <= 0.55 + kTol;
+               },
+               0});
   return c;
 }
 
