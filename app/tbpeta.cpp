@@ -15,9 +15,11 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "application/MemoryPreflight.hpp"
 #include "application/OptionsCheck.hpp"
 #include "application/RunOutput.hpp"
+#include "application/FieldsSummary.hpp"
 #include "application/StrainSummary.hpp"
 #include "application/SystemSummary.hpp"
 #include "bulk/CellSpectrum.hpp"
+#include "fields/SystemFields.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "solvers/EigenSolve.hpp"
 #include "solvers/folded/FoldedSpectrum.hpp"
@@ -90,6 +92,7 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
   defaults.gap_center = rs.midgap();
   PetscCall(CompareOptionsFromOptions(comm, defaults, &co));
   PetscCall(ListRelaxationOptions(comm));
+  PetscCall(ListFieldOptions(comm));
   PetscFunctionReturn(0);
 }
 
@@ -112,6 +115,11 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
       " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
       est.total() / MB, est.structure / MB, rs.solve ? rs.hopts.kind.c_str() : "none", est.hamiltonian / MB, nvec,
       est.vectors / MB, est.runtime / MB, rs.memory_limit));
+  if (est.fields > 0)
+    PetscCall(PetscPrintf(comm,
+                          "  (the piezoelectric Poisson solve before H: %.1f MB, counted in place of H and the "
+                          "vectors when larger)\n",
+                          est.fields / MB));
   PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }
@@ -167,6 +175,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   EigenStates states;
   std::vector<TableForOutput> tables;
   SystemStrain strain;
+  SystemFields fields;
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &rs));
@@ -193,17 +202,20 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(CheckInterrupted(comm, "building the structure"));
   PetscCall(RelaxSystem(comm, &rs.sys, &strain));
   PetscCall(CheckInterrupted(comm, "relaxing the atoms"));
+  PetscCall(ComputeSystemFields(comm, &rs.sys, &strain, &fields));
+  PetscCall(CheckInterrupted(comm, "the potentials on the atoms"));
   if (rs.solve) {
     PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
     PetscCall(CheckInterrupted(comm, "building H"));
   }
   PetscCall(PrintSystemSummary(comm, rs.sys, H, rs.vbm, rs.cbm));
   PetscCall(PrintStrainSummary(comm, rs.sys, strain.report, strain.tensors));
+  PetscCall(PrintFieldsSummary(comm, rs.sys, fields));
   if (!rs.solve) states.solver = "none (-solve false)";
   else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
   else PetscCall(Solve(comm, rs, eps, H, &states));
   if (!rs.output.path.empty())
-    PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, tables));
+    PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, fields, tables));
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
   PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n",
                         peak_max, peak_sum));

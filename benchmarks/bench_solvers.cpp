@@ -34,6 +34,7 @@ static const char help[] =
 #include <vector>
 
 #include "application/ApplicationMain.hpp"
+#include "fields/SystemFields.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "operator/Hamiltonian.hpp"
@@ -388,13 +389,16 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   std::string description, signature;
   std::vector<ComparisonRow> earlier, rows;
   SystemStrain strain;
+  SystemFields fields;
   const RelaxationReport &relaxation = strain.report;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
   if (HelpRequested()) PetscCall(ListRelaxationOptions(comm));
+  if (HelpRequested()) PetscCall(ListFieldOptions(comm));
   if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(BuildStructure(comm, &b.sys));
   PetscCall(RelaxSystem(comm, &b.sys, &strain));
+  PetscCall(ComputeSystemFields(comm, &b.sys, &strain, &fields)); // -piezo, -efield: the potential H carries
   if (relaxation.relaxed)
     PetscCall(PetscPrintf(
         comm, "bench_solvers: relaxed (SNES %s) in %" PetscInt_FMT " iterations, %.2f s, largest force %.2e eV/nm\n",

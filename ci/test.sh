@@ -6,7 +6,8 @@
 # the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
 # (also the 64-bit-index one) first; after ctest two streams run side by side, each starting on the main build while
 # the variants finish, then each check as soon as its variant is ready: -malloc_dump's tbpeta runs, then ASan on 1
-# and 2 ranks; and -malloc_dump's test programs, fuzzing, then the 64-bit-index refusal check.
+# rank; and -malloc_dump's test programs, fuzzing, the 64-bit-index refusal check, then ASan on 2 ranks (the two
+# streams end about together).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -41,15 +42,16 @@ suite=0
 (cd build && ctest -j2 --output-on-failure --timeout 3600) || suite=1
 stamp "ctest done"
 [ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
-(bash ci/checks.sh mallocdump-tests && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh index64) >build-checks-a.log 2>&1 &
+(bash ci/checks.sh mallocdump-tests && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh index64 &&
+  bash ci/checks.sh asan-2) >build-checks-a.log 2>&1 &
 first=$!
 failed=0
 bash ci/checks.sh mallocdump-runs || failed=1
 stamp "mallocdump-runs done"
-(ready asan && bash ci/checks.sh asan-1 && bash ci/checks.sh asan-2) || failed=1
-stamp "asan-1 and asan-2 done"
-wait $first || { failed=1; echo "ci/test.sh: the mallocdump-tests, fuzz or index64 check failed" >&2; }
-stamp "mallocdump-tests, fuzz and index64 done"
+(ready asan && bash ci/checks.sh asan-1) || failed=1
+stamp "asan-1 done"
+wait $first || { failed=1; echo "ci/test.sh: the mallocdump-tests, fuzz, index64 or asan-2 check failed" >&2; }
+stamp "mallocdump-tests, fuzz, index64 and asan-2 done"
 grep "variant compiled" build-variants.log || true
 cat build-checks-a.log
 wait $variants || failed=1

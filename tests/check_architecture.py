@@ -19,7 +19,19 @@ import os
 import re
 import sys
 
-LAYERS = ["support", "geometry", "model", "strain", "operator", "bulk", "solvers", "io", "study", "application"]
+LAYERS = [
+    "support",
+    "geometry",
+    "model",
+    "strain",
+    "fields",
+    "operator",
+    "bulk",
+    "solvers",
+    "io",
+    "study",
+    "application",
+]
 MAX_LINES = 80
 MAX_FILE_LINES = 500
 TYPE_NAMES = re.compile(

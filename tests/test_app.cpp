@@ -737,8 +737,11 @@ TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("4 converged of 2 requested"), std::string::npos) << r.out;
-  const RunResult s = RunTbpeta(2, lens + "-solve false -output " + look.string());
+  // The look before the solve, with the potentials on the atoms (piezoelectric and applied) in its file.
+  const RunResult s = RunTbpeta(2, lens + "-solve false -piezo second -efield 0,0,20 -output " + look.string());
   ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("  fields         piezo second (e14 experimental): Poisson on "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("applied field 0,0,20 kV/cm, zero at "), std::string::npos) << s.out;
   EXPECT_EQ(s.out.find("eigenvalues"), std::string::npos) << s.out;
   EXPECT_EQ(s.out.find("matrix "), std::string::npos) << s.out;
   // The same structure and composition from both; a pure dot: x = 1 on its cations, 0 on the host's.
@@ -750,6 +753,13 @@ TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
       "cat=sp != names.index('As'); inn=sp == names.index('In'); "
       "assert (x[cat & inn] == 1).all() and (x[cat & ~inn] == 0).all(); assert ((reg == 0) == (x > 0))[cat].all(); "
       "assert (a['composition/x'][:] == b['composition/x'][:]).all(); assert b['eigenvalues'].shape == (0,); "
-      "assert np.abs(a['strain/tensor'][:] - b['strain/tensor'][:]).max() < 1e-9; assert len(a['eigenvalues']) == 4\"";
+      "assert np.abs(a['strain/tensor'][:] - b['strain/tensor'][:]).max() < 1e-9; assert len(a['eigenvalues']) == 4; "
+      "n=len(sp); phi=b['fields/potential'][:]; P=b['fields/polarization'][:]; assert phi.shape == (n,) and P.shape "
+      "== (n, 3); assert np.abs(P).max() > 1e-4 and np.isfinite(phi).all(); assert 'fields' not in a; "
+      "assert b.attrs['piezo'] == 'second' and b.attrs['efield'] == '0,0,20 kV/cm'; "
+      "x=open('" +
+      look.string().substr(0, look.string().size() - 3) +
+      ".xmf').read(); assert 'fields/potential' in x and "
+      "'fields/polarization' in x\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
 }

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "fields/PoissonGrid.hpp"
+#include "fields/PolarizationPoisson.hpp"
 #include "geometry/HaloAnalysis.hpp"
 #include "model/BulkCell.hpp"
 #include "support/ResidentMemory.hpp"
@@ -37,6 +39,22 @@ PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const Hami
 
 } // namespace
 
+namespace {
+
+// The Poisson solve's share of one rank: its grid's nodes (MakePoissonGrid, as SystemFields makes it) split evenly.
+double PoissonBytesPerRank(MPI_Comm comm, const TightBindingSystem &sys) {
+  PetscMPIInt size;
+  std::array<int, 3> pad;
+  if (!sys.spec.fields.piezoOn()) return 0;
+  MPI_Comm_size(comm, &size);
+  for (int a = 0; a < 3; ++a) pad[a] = sys.lattice.periodic()[a] ? 0 : sys.spec.strain.pad[a] + sys.spec.fields.pad;
+  const PoissonGridGeometry g =
+      MakePoissonGrid(sys.lattice.cells(), sys.lattice.periodic(), pad, sys.spec.fields.grid, sys.a_nm);
+  return (double)g.totalNodes() / size * kPoissonBytesPerNode;
+}
+
+} // namespace
+
 PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
                                  PetscInt vectors_held, MemoryEstimate *est) {
   PetscMPIInt rank;
@@ -50,16 +68,19 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   for (int a = 0; a < 3; ++a) open = open || !sys.spec.cell.periodic[a];
   MemoryEstimate e;
   // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
-  // each atom's displacement only when a relaxation sets them.
+  // each atom's displacement only when a relaxation sets them; the potential on an owned atom with -piezo or -efield
+  // (and as much again in the shell of an unstrained H, which keeps its own copy).
   const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
+  const double potential = sys.spec.fields.any() ? (sys.spec.strain.on() ? 1 : 2) * sizeof(double) : 0;
   const double owned_bytes =
-      sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + 4 * sizeof(int) + sizeof(std::uint32_t);
+      sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + potential + 4 * sizeof(int) + sizeof(std::uint32_t);
   const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
   e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
   // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.
   e.hamiltonian =
       per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
   e.vectors = (double)vectors_held * (double)d.owned * bs * sizeof(PetscScalar);
+  e.fields = PoissonBytesPerRank(comm, sys);
   const double rss_kb = ProcStatusKb("VmRSS");
   e.runtime = rss_kb > 0 ? rss_kb * 1024.0 : 0;
   e.vectors_held = vectors_held;

@@ -4,6 +4,8 @@
 // available on the node shared by its ranks) with the option that would make it fit.
 #include <petscsys.h>
 
+#include <algorithm>
+
 #include "model/TightBindingSystem.hpp"
 #include "operator/Hamiltonian.hpp"
 
@@ -15,8 +17,9 @@ struct MemoryEstimate {
   double hamiltonian = 0; // H of the chosen kind (EstimateHamiltonianBytes)
   double vectors = 0;     // the solver's vectors of H's size
   double runtime = 0;     // MPI, PETSc, SLEPc and the executable, measured resident before the structure
+  double fields = 0;      // the Poisson solve of -piezo (grid, operator, multigrid, vectors), freed before H is built
   PetscInt vectors_held = 0;
-  double total() const { return structure + hamiltonian + vectors + runtime; }
+  double total() const { return structure + runtime + std::max(hamiltonian + vectors, fields); }
 };
 
 // The estimate for the system's lattice, partition and model (its structure not built yet: counted from the

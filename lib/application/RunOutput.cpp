@@ -1,5 +1,6 @@
 #include "application/RunOutput.hpp"
 
+#include <cstdio>
 #include <map>
 #include <vector>
 
@@ -125,6 +126,36 @@ AtomGroupForOutput CompositionGroup(const TightBindingSystem &sys, std::vector<s
   return g;
 }
 
+// The fields/ group: per atom the potential phi (V: piezoelectric + applied; an electron's on-site energy is -e phi)
+// and with -piezo the polarisation (C/m^2); the Poisson solve's grid and counters, the field and its origin.
+AtomGroupForOutput FieldsGroup(const TightBindingSystem &sys, const SystemFields &f,
+                               std::vector<std::vector<double>> *storage) {
+  const FieldSpec &spec = sys.spec.fields;
+  storage->assign(2, {});
+  (*storage)[0].assign(f.potential.begin(), f.potential.end());
+  for (const auto &p : f.polarization) (*storage)[1].insert((*storage)[1].end(), p.begin(), p.end());
+  AtomGroupForOutput g;
+  g.name = "fields";
+  g.fields = {{"potential", 1, (*storage)[0]}};
+  if (f.piezo) g.fields.push_back({"polarization", 3, (*storage)[1]});
+  g.text = {{"piezo", PiezoOrderName(spec.piezo)}, {"piezo_e14", E14ChoiceName(spec.e14)}};
+  g.values = {{"efield_x", spec.efield[0]},
+              {"efield_y", spec.efield[1]},
+              {"efield_z", spec.efield[2]},
+              {"efield_origin_x", f.origin[0]},
+              {"efield_origin_y", f.origin[1]},
+              {"efield_origin_z", f.origin[2]},
+              {"seconds", f.seconds}};
+  if (f.piezo) {
+    g.text.push_back({"poisson_solver", f.poisson.ksp_type + " + " + f.poisson.pc_type});
+    g.values.insert(g.values.end(), {{"poisson_nodes", (double)f.poisson.nodes},
+                                     {"poisson_spacing_nm", f.poisson.spacing_nm},
+                                     {"poisson_iterations", (double)f.poisson.iterations},
+                                     {"poisson_seconds", f.poisson.seconds}});
+  }
+  return g;
+}
+
 SolverForOutput Solver(const EigenStates &states) {
   SolverForOutput solver{states.solver,
                          {{"products", (double)states.products},
@@ -142,8 +173,8 @@ SolverForOutput Solver(const EigenStates &states) {
 
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
                               const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
-                              std::span<const TableForOutput> tables) {
-  std::vector<std::vector<double>> strain_arrays, composition_arrays;
+                              const SystemFields &fields, std::span<const TableForOutput> tables) {
+  std::vector<std::vector<double>> strain_arrays, composition_arrays, field_arrays;
   const LogEvents *ev;
   char *all = nullptr;
   PetscFunctionBeginUser;
@@ -152,6 +183,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
                        sys.structure.total(), t.species_names, t.material_names, {}};
   if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
   if (!sys.nano.regions().empty()) atoms.groups.push_back(CompositionGroup(sys, &composition_arrays));
+  if (fields.on()) atoms.groups.push_back(FieldsGroup(sys, fields, &field_arrays));
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";
   PetscCall(PetscFree(all));
@@ -178,6 +210,9 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
                           {"strain", strain.report.relaxed ? strain.report.model : "unstrained"},
                           {"hamiltonian_strain", sys.model.strained.describe()},
                           {"parameter_set", sys.model.set},
+                          {"piezo", PiezoOrderName(sys.spec.fields.piezo)},
+                          {"piezo_e14", E14ChoiceName(sys.spec.fields.e14)},
+                          {"efield", AppliedFieldText(sys.spec.fields.efield)},
                           {"solver", states.solver},
                           {"energy_unit", "eV"}},
                          {{"gap_center", gap_center}}, Solver(states), tables));

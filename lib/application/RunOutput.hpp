@@ -1,13 +1,14 @@
 #pragma once
 // -output FILE.h5 of a run (ResultsFile): the states (densities whenever the solver returned eigenvectors, the vectors
-// themselves with -output_vectors), the structure in canonical order, the solver's counters and, when given, the
-// comparison of solvers.
+// themselves with -output_vectors), the structure in canonical order (with its strain, composition and fields), the
+// solver's counters and, when given, the comparison of solvers.
 #include <slepceps.h>
 
 #include <span>
 #include <string>
 
 #include "io/ResultsFile.hpp"
+#include "fields/SystemFields.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "solvers/EigenStates.hpp"
 #include "strain/SystemRelaxation.hpp"
@@ -25,6 +26,6 @@ PetscErrorCode RunOutputOptionsFromOptions(MPI_Comm comm, RunOutputOptions *opts
 // eps: the solver that holds the states' eigenvectors (nullptr: none). Shown in -log_view as TbOutput. Collective.
 PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
                               const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
-                              std::span<const TableForOutput> tables = {});
+                              const SystemFields &fields, std::span<const TableForOutput> tables = {});
 
 } // namespace tbpeta

@@ -29,9 +29,11 @@ std::string Join(const std::vector<std::string> &v) {
   return s;
 }
 
+} // namespace
+
 // Rank 0 reads the file and sends its bytes to the others, so every rank parses the same text and raises the same
 // error (a file readable on one node only must not leave ranks waiting for each other).
-PetscErrorCode ReadFileOnRankZero(MPI_Comm comm, const std::string &path, std::string *text) {
+PetscErrorCode ReadDataFileOnRankZero(MPI_Comm comm, const char *what, const std::string &path, std::string *text) {
   PetscMPIInt rank;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -48,17 +50,14 @@ PetscErrorCode ReadFileOnRankZero(MPI_Comm comm, const std::string &path, std::s
   }
   PetscCallMPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
   PetscCheck(length != -1, comm, PETSC_ERR_FILE_OPEN,
-             "parameter file '%s': cannot be opened (give a readable file in tbpeta's 'key = value' parameter format)",
-             path.c_str());
-  PetscCheck(length != -2, comm, PETSC_ERR_FILE_READ, "parameter file '%s': read error", path.c_str());
-  PetscCheck(length < (1LL << 24), comm, PETSC_ERR_USER_INPUT,
-             "parameter file '%s': %lld bytes is not a parameter file (they are a few kB)", path.c_str(), length);
+             "%s '%s': cannot be opened (give a readable file in tbpeta's 'key = value' format)", what, path.c_str());
+  PetscCheck(length != -2, comm, PETSC_ERR_FILE_READ, "%s '%s': read error", what, path.c_str());
+  PetscCheck(length < (1LL << 24), comm, PETSC_ERR_USER_INPUT, "%s '%s': %lld bytes is not a %s (they are a few kB)",
+             what, path.c_str(), length, what);
   text->resize((size_t)length);
   PetscCallMPI(MPI_Bcast(text->data(), (int)length, MPI_CHAR, 0, comm));
   PetscFunctionReturn(0);
 }
-
-} // namespace
 
 std::string dataDirectory() {
   const char *env = std::getenv("TBPETA_DATA_DIR");
@@ -125,7 +124,7 @@ PetscErrorCode LoadParameterFile(MPI_Comm comm, const std::string &path, Materia
   std::string text, error;
   MaterialParameters p;
   PetscFunctionBeginUser;
-  PetscCall(ReadFileOnRankZero(comm, path, &text));
+  PetscCall(ReadDataFileOnRankZero(comm, "parameter file", path, &text));
   PetscCheck(ParseParameterText(text, path, &p, &error), comm, PETSC_ERR_USER_INPUT, "%s", error.c_str());
   *out = p;
   PetscFunctionReturn(0);

@@ -13,6 +13,10 @@ namespace tbpeta {
 // Directory holding params/<set>/<Material>.tbp: $TBPETA_DATA_DIR if set, else the configured data directory.
 std::string dataDirectory();
 
+// Rank 0 reads a small data file and sends its bytes to every rank, so all parse the same text and raise the same
+// error; `what` names the kind of file in the one-line errors ("parameter file"). Collective.
+PetscErrorCode ReadDataFileOnRankZero(MPI_Comm comm, const char *what, const std::string &path, std::string *text);
+
 // Names of the shipped sets (the sub-directories of params/), sorted.
 std::vector<std::string> shippedSets();
 // Materials available in a shipped set, sorted; empty if the set does not exist.

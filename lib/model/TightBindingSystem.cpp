@@ -43,6 +43,7 @@ PetscErrorCode SystemSpecFromOptions(MPI_Comm comm, const SystemSpec &defaults, 
   PetscCall(NanostructureSpecFromOptions(comm, defaults.nano, &s.nano));
   std::vector<std::string> materials{defaults.model.host};
   PetscCall(StrainSpecFromOptions(comm, defaults.strain, s.cell.periodic, &s.strain));
+  PetscCall(FieldSpecFromOptions(comm, defaults.fields, s.cell.periodic, s.strain.on(), &s.fields));
   for (const auto &[name, option] : s.extraMaterials()) materials.push_back(name);
   PetscCall(ModelSpecFromOptions(comm, defaults.model, materials, &s.model));
   PetscCall(PartitionSpecFromOptions(comm, &s.partition));
@@ -67,6 +68,7 @@ PetscErrorCode CreateTightBindingSystem(MPI_Comm comm, const SystemSpec &spec, T
   std::vector<std::string> names;
   for (const auto &m : sys->model.materials) names.push_back(m.material);
   PetscCall(Nanostructure::Create(comm, spec.nano, names, sys->lattice, sys->a_nm, &sys->nano));
+  if (spec.fields.piezoOn()) PetscCall(LoadFieldParameters(comm, names, spec.fields, &sys->field_parameters));
   PetscCall(CreatePlanePartition(comm, sys->lattice.planes(), spec.partition, &sys->partition));
   PetscFunctionReturn(0);
 }

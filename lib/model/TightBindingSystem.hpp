@@ -10,6 +10,8 @@
 #include "geometry/PlanePartition.hpp"
 #include "geometry/Structure.hpp"
 #include "geometry/SupercellSpec.hpp"
+#include "model/FieldParameters.hpp"
+#include "model/FieldSpec.hpp"
 #include "model/StrainSpec.hpp"
 #include "model/TightBindingModel.hpp"
 
@@ -21,6 +23,7 @@ struct SystemSpec {
   ModelSpec model;
   PartitionSpec partition;
   StrainSpec strain;
+  FieldSpec fields;
 
   // Materials besides the host, each with the option that named it: dot, alloys, and a substrate of its own.
   std::vector<std::pair<std::string, std::string>> extraMaterials() const;
@@ -36,8 +39,9 @@ struct TightBindingSystem {
   ZincblendeLattice lattice;
   Nanostructure nano;
   PlanePartition partition;
-  Structure structure; // empty until BuildStructure
-  double a_nm = 0;     // lattice constant of the lattice (nm): the substrate's (-strain_substrate; default the host)
+  Structure structure;                           // empty until BuildStructure
+  std::vector<FieldParameters> field_parameters; // per material of the model, when -piezo asks for them
+  double a_nm = 0; // lattice constant of the lattice (nm): the substrate's (-strain_substrate; default the host)
 };
 
 // "strain keating, H on the <bonds>" or "unstrained": how the run's atoms and H are strained (the summaries' words).

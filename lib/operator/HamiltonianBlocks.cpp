@@ -223,14 +223,14 @@ void HamiltonianBlocks::bond(PetscInt i, int b, Complex *blk) const {
     }
 }
 
-HamiltonianBlocks::OnSiteTerms HamiltonianBlocks::onsiteTerms(PetscInt i) const {
+HamiltonianBlocks::OnSiteTerms HamiltonianBlocks::onsiteTerms(PetscInt i, bool with_potential) const {
   OnSiteTerms t;
   double shift;
   const OnSiteEnergies e = averagedOnsite(i, &shift);
   auto diag = onsiteEnergies(e);
   for (int o = 0; o < kFullOrbitals; ++o) diag[o] += shift;
   addOnsiteCorrection(i, &diag);
-  const double potential = s_.potential.empty() ? 0.0 : s_.potential[i]; // the atom's potential energy, every orbital
+  const double potential = s_.potential.empty() || !with_potential ? 0.0 : s_.potential[i]; // every orbital's
   for (int o = 0; o < norb_; ++o) t.diag[o] = diag[orbs_[o]] + potential;
   t.lambda = model_.spin_orbit ? e.lambda_so : 0;
   for (int b = 0; b < 4; ++b) {

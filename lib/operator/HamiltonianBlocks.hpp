@@ -81,7 +81,8 @@ public:
       return diag == o.diag && lambda == o.lambda && passivated == o.passivated && passivation == o.passivation;
     }
   };
-  OnSiteTerms onsiteTerms(PetscInt i) const;
+  // with_potential false leaves out the atom's potential (Structure::potential), for an operator that adds it itself.
+  OnSiteTerms onsiteTerms(PetscInt i, bool with_potential = true) const;
   // Whether every bond's Bloch phase is 1 (k = 0), so that the wraps play no part in H.
   bool noBlochPhases() const { return k_ == std::array<double, 3>{0, 0, 0}; }
 

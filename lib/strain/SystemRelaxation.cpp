@@ -11,7 +11,7 @@ namespace {
 // Relaxes the atoms of `domain` (its displacements set); u receives the displacement field, `fields` the strain
 // tensor (6) and the energy (1) of each owned atom of the domain, block size 7.
 PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, Structure *domain, OwnedVec *u,
-                           OwnedVec *fields, RelaxationReport *report) {
+                           OwnedVec *fields, RelaxationReport *report, std::vector<Voigt> *kept_tensors) {
   KeatingEnergy energy;
   OwnedSNES snes;
   std::vector<double> atom_energy;
@@ -32,6 +32,7 @@ PetscErrorCode RelaxDomain(MPI_Comm comm, const TightBindingSystem &sys, Structu
     a[7 * i + 6] = atom_energy[i];
   }
   PetscCall(VecRestoreArray(*fields, &a));
+  if (kept_tensors) *kept_tensors = tensors;
   PetscFunctionReturn(0);
 }
 
@@ -77,17 +78,19 @@ PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain 
   *strain = SystemStrain{};
   if (!sys->spec.strain.on()) PetscFunctionReturn(0);
   if (!sys->spec.strain.padded()) {
-    PetscCall(RelaxDomain(comm, *sys, &sys->structure, &u, &fields, report));
+    PetscCall(RelaxDomain(comm, *sys, &sys->structure, &u, &fields, report, nullptr));
     PetscCall(ReadFields(fields, sys->structure.owned, strain));
   } else {
     Structure domain;
     std::array<int, 3> origin;
     OwnedVec electronic;
+    const bool keep = sys->spec.fields.piezoOn(); // the polarisation of the padding is part of the field
     PetscCall(CreatePaddedDomain(comm, *sys, &origin, &domain));
-    PetscCall(RelaxDomain(comm, *sys, &domain, &u, &fields, report));
+    PetscCall(RelaxDomain(comm, *sys, &domain, &u, &fields, report, keep ? &strain->domain_tensors : nullptr));
     PetscCall(TransferDisplacements(comm, domain, u, origin, &sys->structure));
     PetscCall(TransferAtomValues(comm, domain, fields, 7, origin, sys->structure, electronic.out()));
     PetscCall(ReadFields(electronic, sys->structure.owned, strain));
+    if (keep) strain->padded = true, strain->domain = std::move(domain), strain->origin = origin;
   }
   PetscCheck(report->converged || sys->spec.strain.allow_unconverged, comm, PETSC_ERR_NOT_CONVERGED,
              "-strain keating: the relaxation stopped before its tolerance (%s after %" PetscInt_FMT

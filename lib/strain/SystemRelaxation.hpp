@@ -17,6 +17,17 @@ struct SystemStrain {
   RelaxationReport report;
   std::vector<Voigt> tensors; // StrainTensors
   std::vector<double> energy; // eV, the Keating terms centred at each atom
+  // With -piezo and a padded strain domain, the domain's own atoms and tensors (the polarisation lives there too),
+  // the electronic box's planes at +origin in it; empty otherwise (the domain is the electronic box). ReleaseDomain
+  // frees them once the fields are computed.
+  bool padded = false;
+  Structure domain;
+  std::vector<Voigt> domain_tensors;
+  std::array<int, 3> origin{0, 0, 0};
+  void ReleaseDomain() {
+    domain = Structure{};
+    domain_tensors = {};
+  }
 };
 
 // Relaxes sys->structure (built) as sys->spec.strain asks; nothing happens with -strain none. A relaxation that stops

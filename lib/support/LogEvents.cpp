@@ -22,6 +22,8 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbLanczosRitz", ev.classid, &ev.lanczos_ritz));
     PetscCall(PetscLogEventRegister("TbStrainPCSetUp", ev.classid, &ev.strain_pc_setup));
     PetscCall(PetscLogEventRegister("TbStrainPCApply", ev.classid, &ev.strain_pc_apply));
+    PetscCall(PetscLogEventRegister("TbFields", ev.classid, &ev.fields));
+    PetscCall(PetscLogEventRegister("TbPoisson", ev.classid, &ev.poisson));
     registered = true;
   }
   *events = &ev;

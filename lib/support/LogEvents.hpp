@@ -20,6 +20,8 @@ struct LogEvents {
   PetscLogEvent lanczos_product = 0; // the product of a Lanczos step (fused with its first vector pass where offered)
   PetscLogEvent lanczos_vectors = 0; // the rest of a Lanczos step: reductions and vector passes
   PetscLogEvent lanczos_ritz = 0;    // the second pass's sums of Lanczos vectors into the eigenvectors
+  PetscLogEvent fields = 0;          // the potentials on the atoms: polarisation, Poisson, applied field
+  PetscLogEvent poisson = 0;         // the polarisation's Poisson problem: grid, deposition, assembly, KSP solve
 };
 
 // Registers the events once (idempotent) and returns them.

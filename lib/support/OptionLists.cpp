@@ -1,6 +1,7 @@
 #include "support/OptionLists.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -20,27 +21,42 @@ std::vector<std::string> SplitList(const std::string &text, char separator) {
   return fields;
 }
 
-// PETSc silently keeps the first nmax entries of a longer list, so read into a larger buffer to see the real length.
+// Read as text and parsed here: PETSc keeps the first nmax entries of a longer list silently, and its error for a word
+// that is not a number does not name the option.
 PetscErrorCode OptionsGetRealList(MPI_Comm comm, const char *name, const char *help, int min_n, int max_n,
                                   double *values, int *count, PetscBool *set) {
-  PetscReal buf[64];
-  PetscInt given = 64;
+  std::string defaults;
+  for (int i = 0; i < max_n; ++i) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", values[i]);
+    defaults += (i ? "," : "") + std::string(v);
+  }
+  char text[1024];
   PetscFunctionBeginUser;
-  for (int i = 0; i < max_n; ++i) buf[i] = values[i];
+  std::snprintf(text, sizeof(text), "%s", defaults.c_str());
   // PETSc prints -help once per options-block title, so each list option gets its own block.
   PetscOptionsBegin(comm, nullptr, name, "tbpeta");
-  PetscCall(PetscOptionsRealArray(name, help, "tbpeta", buf, &given, set));
+  PetscCall(PetscOptionsString(name, help, "tbpeta", text, text, sizeof(text), set));
   PetscOptionsEnd();
-  if (*set) {
-    if (min_n == max_n)
-      PetscCheck(given == min_n, comm, PETSC_ERR_USER_INPUT,
-                 "%s: expected %d comma-separated numbers, got %" PetscInt_FMT, name, min_n, given);
-    else
-      PetscCheck(given >= min_n && given <= max_n, comm, PETSC_ERR_USER_INPUT,
-                 "%s: expected %d to %d comma-separated numbers, got %" PetscInt_FMT, name, min_n, max_n, given);
-    for (int i = 0; i < given; ++i) values[i] = buf[i];
-    *count = (int)given;
+  if (!*set) PetscFunctionReturn(0);
+  std::vector<double> parsed;
+  for (const std::string &item : SplitList(text)) {
+    char *end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    PetscCheck(!item.empty() && end && *end == '\0', comm, PETSC_ERR_USER_INPUT,
+               "%s: '%s' is not a number (expected comma-separated numbers)", name, item.c_str());
+    PetscCheck(std::isfinite(v), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not a finite number", name, item.c_str());
+    parsed.push_back(v);
   }
+  const int given = (int)parsed.size();
+  if (min_n == max_n)
+    PetscCheck(given == min_n, comm, PETSC_ERR_USER_INPUT, "%s: expected %d comma-separated numbers, got %d", name,
+               min_n, given);
+  else
+    PetscCheck(given >= min_n && given <= max_n, comm, PETSC_ERR_USER_INPUT,
+               "%s: expected %d to %d comma-separated numbers, got %d", name, min_n, max_n, given);
+  for (int i = 0; i < given; ++i) values[i] = parsed[i];
+  *count = given;
   PetscFunctionReturn(0);
 }
 

@@ -42,6 +42,11 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   const AtomTerms &at = op.termsOf(i);
   const OnSite &o = op.onsites[at.onsite];
   const double *diag = op.own_diagonal ? op.diag.data() + (size_t)i * N : o.diag.data();
+  alignas(32) double shifted[N];
+  if (!op.potential.empty()) { // the configuration's diagonal plus the atom's potential, summed as the matrix sums them
+    for (int r = 0; r < N; ++r) shifted[r] = diag[r] + op.potential[i];
+    diag = shifted;
+  }
   for (int sp = 0; sp < S; ++sp)
     for (int r = 0; r < N; ++r) {
       acc[sp][r][0] = diag[r] * xi[2 * (sp * N + r)];

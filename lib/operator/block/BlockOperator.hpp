@@ -77,6 +77,11 @@ struct BlockOperator {
   // (Structure::potential, the one place for per-atom on-site terms, HamiltonianBlocks::onsiteTerms).
   bool own_diagonal = false;
   LargeVector<double> diag;
+  // An unstrained H with a potential on the atoms: the configurations keep sharing their diagonal and the product adds
+  // each atom's potential (eV, 8 bytes per atom) to it, as the stored matrix does (diagonal + potential). Empty
+  // otherwise (a strained H folds the potential into its own diagonal).
+  LargeVector<double> potential;
+  bool perAtomOnsite() const { return own_diagonal || !potential.empty(); } // on-site norms atom by atom
   // A strained H: for the blocks recomputed in the product (shared, recomputed) what defines each bond: the
   // displacements and cation materials of owned and halo atoms, the row atoms' sublattices, the plane spacing.
   bool strained = false;

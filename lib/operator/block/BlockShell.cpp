@@ -72,7 +72,8 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   op->owned = s.owned, op->halo = s.halo();
   if (source == BlockSource::recomputed || blocks.strained()) op->model = model;
   op->strained = blocks.strained();
-  op->own_diagonal = op->strained || !s.potential.empty();
+  op->own_diagonal = op->strained;
+  if (!op->strained && !s.potential.empty()) op->potential.assign(s.potential.begin(), s.potential.end());
   if (op->own_diagonal) op->diag.reserve((size_t)s.owned * op->norb);
   if (op->strained) {
     op->q = s.a_nm / 4;
@@ -104,7 +105,8 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) +
               Capacity(op->boundary) + Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) +
-              Capacity(op->diag) + Capacity(op->u) + Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
+              Capacity(op->diag) + Capacity(op->potential) + Capacity(op->u) + Capacity(op->material) +
+              Capacity(op->anion) + Capacity(op->rows) +
               3.0 * (double)s.halo() * op->bs *
                   sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;

@@ -31,7 +31,7 @@ public:
         for (int b = 0; b < 4; ++b) bonds += s_.bonds[i][b] >= 0;
       op_->blocks.reserve(bonds * B_.size());
     }
-    const bool shared_terms = !op_->own_diagonal && op_->source != BlockSource::per_bond;
+    const bool shared_terms = !op_->perAtomOnsite() && op_->source != BlockSource::per_bond;
     if (op_->source == BlockSource::per_bond) op_->terms.reserve(s_.owned); // every atom its own blocks
     else op_->terms_of.reserve(s_.owned);
     Progress progress("building H (" + std::string(BlockSourceName(op_->source)) + " blocks)");
@@ -139,7 +139,7 @@ private:
     Contribution t;
     atom_fro2_ = 0;
     t.terms.onsite = OnsiteIndex(i);
-    if (op_->own_diagonal) OnsiteNorms(i); // every atom its own diagonal
+    if (op_->perAtomOnsite()) OnsiteNorms(i); // every atom its own diagonal (or potential)
     else {
       for (int r = 0; r < op_->bs; ++r) rowsum_[r] = onsite_rowsum_[(size_t)t.terms.onsite * op_->bs + r];
       atom_fro2_ += onsite_fro_[t.terms.onsite];
@@ -153,7 +153,7 @@ private:
 
   // The index of atom i's on-site configuration in op->onsites (a new one is added, with its norms).
   int OnsiteIndex(PetscInt i) {
-    HamiltonianBlocks::OnSiteTerms t = blocks_.onsiteTerms(i);
+    HamiltonianBlocks::OnSiteTerms t = blocks_.onsiteTerms(i, op_->potential.empty());
     if (op_->own_diagonal) { // the atom's own diagonal; the configurations share the rest
       op_->diag.insert(op_->diag.end(), t.diag.begin(), t.diag.begin() + op_->norb);
       t.diag.fill(0);
@@ -169,7 +169,7 @@ private:
     o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = so;
     if (so) o.so = spinOrbitP(t.lambda);
     op_->onsites.push_back(o);
-    if (!op_->own_diagonal) { // the norms of the configuration, shared by its atoms
+    if (!op_->perAtomOnsite()) { // the norms of the configuration, shared by its atoms
       OnsiteNorms(i);
       onsite_rowsum_.insert(onsite_rowsum_.end(), rowsum_.begin(), rowsum_.end());
       onsite_fro_.push_back(onsite_f_);
@@ -189,7 +189,7 @@ private:
       rowsum_[r] = sum;
     }
     onsite_f_ = f;
-    if (op_->own_diagonal) atom_fro2_ += f;
+    if (op_->perAtomOnsite()) atom_fro2_ += f;
   }
 
   // Bond b of owned atom i: its block slot, its norms and its Bloch phase.
