@@ -10,29 +10,15 @@ first-order potential, which goes as xyz about a symmetric dot). PREFIX is FILE 
 exit code 2, no PNG written.
   /usr/bin/python3 plot_fields.py FILE.h5 [--below Z] [--above Z] [--y Y] [--prefix P] [--title T]
 """
-import math
 import os
-import tempfile
 
 import numpy as np
 
-from results_file import one_line_errors, open_results
+from results_file import length_arg, nearest_plane, one_line_errors, open_results, save_png
 
 PROG = "plot_fields.py"
 
 fail, Parser = one_line_errors(PROG)
-
-
-def length_arg(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not math.isfinite(v):
-        import argparse
-
-        raise argparse.ArgumentTypeError(f"invalid length {text!r}: expected a finite number of nm")
-    return v
 
 
 def read(path):
@@ -52,26 +38,6 @@ def read(path):
     if len(phi) != len(pos):
         fail(f"{path}: fields/potential has {len(phi)} atoms, the structure {len(pos)}")
     return pos, phi, dot, label.replace("b'", "").replace("'", "")
-
-
-def nearest_plane(coords, want):
-    planes = np.unique(np.round(coords, 4))
-    return planes[np.argmin(np.abs(planes - want))]
-
-
-def save(fig, out):
-    # Written beside the target and renamed: no half-written PNG on an error.
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=os.path.dirname(os.path.abspath(out)))
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=90)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def main():
@@ -122,7 +88,7 @@ def main():
     ax[2].set(xlabel="x (nm)", ylabel="z (nm)", aspect="equal", title=f"xz plane at y = {y:.3f} nm")
     fig.colorbar(s, ax=ax, label="potential (mV)", shrink=0.8)
     fig.suptitle(a.title or label)
-    save(fig, out)
+    save_png(fig, out)
     print(f"wrote {out} (|phi| up to {1e3 * lim:.2f} mV)")
 
 

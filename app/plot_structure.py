@@ -10,29 +10,16 @@ value asked for (one plane of cations every a/2 = 0.28 nm in GaAs).
 PREFIX is FILE without .h5 unless --prefix is given. Errors: one line on stderr, exit code 2, no PNG written.
   /usr/bin/python3 plot_structure.py FILE.h5 [--y NM] [--z NM] [--prefix P] [--title TEXT]
 """
-import argparse
-import math
 import os
-import tempfile
 
 import numpy as np
 
-from results_file import one_line_errors, open_results
+from results_file import length_arg, nearest_plane, one_line_errors, open_results, save_png
 
 PROG = "plot_structure.py"
 
 
 fail, Parser = one_line_errors(PROG)
-
-
-def length_arg(text):
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid length {text!r}: expected nm") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"invalid length {text!r}: expected a finite number of nm")
-    return v
 
 
 def read(path):
@@ -55,11 +42,6 @@ def read(path):
     if not cation.any():
         fail(f"{path}: no cation in the file")
     return pos[cation], value[cation], label, None if region is None else region[cation], names
-
-
-def nearest_plane(coords, want):
-    planes = np.unique(np.round(coords, 4))
-    return planes[np.argmin(np.abs(planes - want))]
 
 
 def main():
@@ -103,18 +85,7 @@ def main():
     fig.colorbar(s0, ax=ax, label=label, shrink=0.8)
     if a.title:
         fig.suptitle(a.title)
-    # Written beside the target and renamed: no half-written PNG on an error.
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=os.path.dirname(os.path.abspath(out)))
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=90)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's file is private; the plot is not
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    save_png(fig, out)
     print(f"wrote {out} ({int(xz.sum())} cations in the xz cut, {int(xy.sum())} in the xy cut)")
 
 

@@ -1,7 +1,9 @@
 """Opening a tbpeta -output file for the plot scripts, and their one-line errors."""
 import argparse
+import math
 import os
 import sys
+import tempfile
 
 
 def one_line_errors(prog):
@@ -31,3 +33,37 @@ def open_results(path, fail):
         return h5py.File(path, "r")
     except OSError as e:
         fail(f"{path}: cannot be read as HDF5 ({str(e).splitlines()[0]})")
+
+
+def length_arg(text):
+    """argparse type: a finite length in nm."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"invalid length {text!r}: expected a finite number of nm")
+    return v
+
+
+def nearest_plane(coords, want):
+    """The value among coords (rounded to 1e-4 nm: an atomic plane) nearest to want."""
+    import numpy as np
+
+    planes = np.unique(np.round(coords, 4))
+    return planes[np.argmin(np.abs(planes - want))]
+
+
+def save_png(fig, out, dpi=90):
+    """Writes fig to out beside it under a temporary name and renames it: no half-written PNG on an error."""
+    fd, tmp = tempfile.mkstemp(suffix=".png", dir=os.path.dirname(os.path.abspath(out)))
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=dpi)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's file is private; the plot is not
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
