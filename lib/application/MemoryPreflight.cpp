@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "fields/PoissonGrid.hpp"
 #include "fields/PolarizationPoisson.hpp"
+#include "fields/SystemFields.hpp"
 #include "geometry/HaloAnalysis.hpp"
 #include "model/BulkCell.hpp"
 #include "support/ResidentMemory.hpp"
@@ -44,12 +44,9 @@ namespace {
 // The Poisson solve's share of one rank: its grid's nodes (MakePoissonGrid, as SystemFields makes it) split evenly.
 double PoissonBytesPerRank(MPI_Comm comm, const TightBindingSystem &sys) {
   PetscMPIInt size;
-  std::array<int, 3> pad;
   if (!sys.spec.fields.piezoOn()) return 0;
   MPI_Comm_size(comm, &size);
-  for (int a = 0; a < 3; ++a) pad[a] = sys.lattice.periodic()[a] ? 0 : sys.spec.strain.pad[a] + sys.spec.fields.pad;
-  const PoissonGridGeometry g =
-      MakePoissonGrid(sys.lattice.cells(), sys.lattice.periodic(), pad, sys.spec.fields.grid, sys.a_nm);
+  const PoissonGridGeometry g = SystemPoissonGrid(sys);
   return (double)g.totalNodes() / size * kPoissonBytesPerNode;
 }
 

@@ -39,13 +39,11 @@ PetscErrorCode PiezoPotential(MPI_Comm comm, const TightBindingSystem &sys, cons
                               SystemFields *f) {
   const Structure &s = sys.structure;
   const MaterialFields m = RunMaterialFields(sys);
-  std::array<int, 3> pad;
   std::vector<std::array<double, 3>> targets((size_t)s.owned);
   std::vector<double> phi;
   PetscFunctionBeginUser;
-  for (int a = 0; a < 3; ++a) pad[a] = sys.lattice.periodic()[a] ? 0 : sys.spec.strain.pad[a] + sys.spec.fields.pad;
   PoissonProblem problem;
-  problem.grid = MakePoissonGrid(sys.lattice.cells(), sys.lattice.periodic(), pad, sys.spec.fields.grid, sys.a_nm);
+  problem.grid = SystemPoissonGrid(sys);
   problem.host_eps = m.eps[0];
   const std::vector<PolarizationSource> sources = strain.padded
                                                       ? Sources(strain.domain, strain.domain_tensors, m, strain.origin)
@@ -79,6 +77,12 @@ void AppliedPotential(const TightBindingSystem &sys, SystemFields *f) {
 }
 
 } // namespace
+
+PoissonGridGeometry SystemPoissonGrid(const TightBindingSystem &sys) {
+  std::array<int, 3> pad;
+  for (int a = 0; a < 3; ++a) pad[a] = sys.lattice.periodic()[a] ? 0 : sys.spec.strain.pad[a] + sys.spec.fields.pad;
+  return MakePoissonGrid(sys.lattice.cells(), sys.lattice.periodic(), pad, sys.spec.fields.grid, sys.a_nm);
+}
 
 PetscErrorCode ComputeSystemFields(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain, SystemFields *fields) {
   const FieldSpec &spec = sys->spec.fields;

@@ -25,6 +25,10 @@ struct SystemFields {
   bool on() const { return piezo || field; }
 };
 
+// The Poisson grid of a run with -piezo: the electronic box, its strain padding and -piezo_pad_cells on each open face,
+// -piezo_grid nodes per lattice constant (the memory preflight counts its nodes).
+PoissonGridGeometry SystemPoissonGrid(const TightBindingSystem &sys);
+
 // Computes the fields sys->spec.fields asks for and sets sys->structure.potential (eV); frees the strain domain kept
 // for them. Nothing happens without -piezo or -efield. Collective.
 PetscErrorCode ComputeSystemFields(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain, SystemFields *fields);

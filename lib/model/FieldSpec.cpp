@@ -21,22 +21,6 @@ const char *E14ChoiceName(E14Choice c) { return c == E14Choice::calculated ? "ca
 
 namespace {
 
-// The index of `value` among allowed[0..count), or a one-line error naming the option and what is allowed.
-PetscErrorCode ChooseFieldWord(MPI_Comm comm, const char *name, const char *value, const char *const *allowed,
-                               int count, int *choice) {
-  std::string list;
-  PetscFunctionBeginUser;
-  int found = -1;
-  for (int i = 0; i < count; ++i) {
-    list += (i ? ", " : "") + std::string(allowed[i]);
-    if (!std::strcmp(value, allowed[i])) found = i;
-  }
-  PetscCheck(found >= 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not allowed (allowed: %s)", name, value,
-             list.c_str());
-  *choice = found;
-  PetscFunctionReturn(0);
-}
-
 // -efield and -efield_origin: three finite numbers each; no field component along a periodic axis.
 PetscErrorCode ReadAppliedField(MPI_Comm comm, const std::array<bool, 3> &periodic, FieldSpec *s) {
   PetscBool set;
@@ -96,8 +80,8 @@ PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, co
                             "where the potential is held at 0",
                             "tbpeta", pad, &pad, nullptr));
   PetscOptionsEnd();
-  PetscCall(ChooseFieldWord(comm, "-piezo", order_name, orders, 3, &order));
-  PetscCall(ChooseFieldWord(comm, "-piezo_e14", e14_name, e14s, 2, &e14));
+  PetscCall(ChooseOptionWord(comm, "-piezo", order_name, orders, 3, &order));
+  PetscCall(ChooseOptionWord(comm, "-piezo_e14", e14_name, e14s, 2, &e14));
   s.piezo = (PiezoOrder)order, s.e14 = (E14Choice)e14;
   PetscCheck(!s.piezoOn() || strained, comm, PETSC_ERR_USER_INPUT,
              "-piezo %s: the polarisation comes from the relaxed strain; add -strain keating", order_name);

@@ -1,27 +1,12 @@
 #include "model/StrainSpec.hpp"
 
-#include <cstring>
+#include <cstdio>
 
 #include "support/OptionLists.hpp"
 
 namespace tbpeta {
 
 const char *StrainModelName(StrainModel m) { return m == StrainModel::keating ? "keating" : "none"; }
-
-namespace {
-
-// The index of `value` in allowed[0..count), or a one-line error naming the option.
-PetscErrorCode Choose(MPI_Comm comm, const char *name, const char *value, const char *const *allowed, int count,
-                      int *choice) {
-  PetscFunctionBeginUser;
-  for (int i = 0; i < count; ++i)
-    if (!std::strcmp(value, allowed[i])) *choice = i;
-  PetscCheck(!std::strcmp(value, allowed[*choice]), comm, PETSC_ERR_USER_INPUT,
-             "%s: '%s' is not allowed (allowed: %s, %s)", name, value, allowed[0], allowed[1]);
-  PetscFunctionReturn(0);
-}
-
-} // namespace
 
 PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *harrison) {
   static const char *const onsites[] = {"none", "boykin"}, *const scalings[] = {"parameters", "harrison"};
@@ -44,8 +29,8 @@ PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *har
       "harrison (eta = 2 for all, no on-site correction; for sets without strain data)",
       "tbpeta", scaling_name, scaling_name, sizeof scaling_name, nullptr));
   PetscOptionsEnd();
-  PetscCall(Choose(comm, "-strain_onsite", onsite_name, onsites, 2, &o));
-  PetscCall(Choose(comm, "-strain_tb_scaling", scaling_name, scalings, 2, &h));
+  PetscCall(ChooseOptionWord(comm, "-strain_onsite", onsite_name, onsites, 2, &o));
+  PetscCall(ChooseOptionWord(comm, "-strain_tb_scaling", scaling_name, scalings, 2, &h));
   *onsite = o == 1, *harrison = h == 1;
   PetscFunctionReturn(0);
 }
@@ -88,8 +73,8 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
                              "tbpeta", allow, &allow, nullptr));
   PetscOptionsEnd();
   PetscCall(StrainedHamiltonianOptions(comm, &s.tb_onsite, &s.tb_harrison));
-  PetscCall(Choose(comm, "-strain", model_name, models, 2, &model));
-  PetscCall(Choose(comm, "-strain_fix", fix_name, fixes, 2, &fix));
+  PetscCall(ChooseOptionWord(comm, "-strain", model_name, models, 2, &model));
+  PetscCall(ChooseOptionWord(comm, "-strain_fix", fix_name, fixes, 2, &fix));
   PetscCall(OptionsGetIntTuple(
       comm, "-strain_pad_cells",
       "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));

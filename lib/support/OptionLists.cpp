@@ -60,6 +60,21 @@ PetscErrorCode OptionsGetRealList(MPI_Comm comm, const char *name, const char *h
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode ChooseOptionWord(MPI_Comm comm, const char *name, const char *value, const char *const *allowed,
+                                int count, int *choice) {
+  std::string list;
+  int found = -1;
+  PetscFunctionBeginUser;
+  for (int i = 0; i < count; ++i) {
+    list += (i ? ", " : "") + std::string(allowed[i]);
+    if (std::string(value) == allowed[i]) found = i;
+  }
+  PetscCheck(found >= 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not allowed (allowed: %s)", name, value,
+             list.c_str());
+  *choice = found;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *help, int n, double *values,
                                    PetscBool *set) {
   int count = n;

@@ -20,6 +20,10 @@ PetscErrorCode OptionsGetRealTuple(MPI_Comm comm, const char *name, const char *
 // many were given (unchanged when the option is not set). Collective; PETSC_ERR_USER_INPUT for another count.
 PetscErrorCode OptionsGetRealList(MPI_Comm comm, const char *name, const char *help, int min_n, int max_n,
                                   double *values, int *count, PetscBool *set);
+// The index of `value` among allowed[0..count) into *choice, or one line "NAME: 'value' is not allowed (allowed: a, b,
+// ...)". Collective.
+PetscErrorCode ChooseOptionWord(MPI_Comm comm, const char *name, const char *value, const char *const *allowed,
+                                int count, int *choice);
 // The same for integers, each within the range of PetscInt.
 PetscErrorCode OptionsGetIntTuple(MPI_Comm comm, const char *name, const char *help, int n, PetscInt *values,
                                   PetscBool *set);
