@@ -38,3 +38,15 @@ foreach(page ${TBPETA_DOC_PAGES})
   add_test(NAME docs_examples_${name} COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/run_doc_examples.py ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bin ${page})
   set_tests_properties(docs_examples_${name} PROPERTIES TIMEOUT 600)
 endforeach()
+
+# ctest starts the costliest tests first, but a fresh clone (CI) has no timings of its own yet
+# (Testing/Temporary/CTestCostData.txt): these, the longest by far (seconds of a CI run), would otherwise start last
+# and end alone on one core while the other idles.
+set_tests_properties(test_app_np1_b PROPERTIES COST 64)
+set_tests_properties(test_app_np1_a PROPERTIES COST 51)
+foreach(page benchmarks:45 structures:45 solvers:31 strained-hamiltonian:22 scaling-study:21 README:20)
+  string(REPLACE ":" ";" page_cost ${page})
+  list(GET page_cost 0 name)
+  list(GET page_cost 1 cost)
+  set_tests_properties(docs_examples_${name} PROPERTIES COST ${cost})
+endforeach()
