@@ -39,17 +39,12 @@ foreach(page ${TBPETA_DOC_PAGES})
   set_tests_properties(docs_examples_${name} PROPERTIES TIMEOUT 600)
 endforeach()
 
-# Pages whose examples are mostly solves on 2 ranks hold both cores: beside another test their spinning ranks took
-# three times as long (structures: 17.5 s alone, 56 s beside test_app, ci/test.sh).
-set_tests_properties(docs_examples_README docs_examples_benchmarks docs_examples_operators docs_examples_structures
-                     PROPERTIES PROCESSORS 2)
-
 # ctest starts the costliest tests first, but a fresh clone (CI) has no timings of its own yet
 # (Testing/Temporary/CTestCostData.txt): these, the longest (seconds of a CI run), would otherwise start last and end
 # alone on one core while the other idles.
 set_tests_properties(test_app_np1_b PROPERTIES COST 53)
 set_tests_properties(test_app_np1_a PROPERTIES COST 48)
-foreach(page solvers:32 structures:18 strained-hamiltonian:23 scaling-study:20 strain:15)
+foreach(page structures:40 solvers:30 README:24 benchmarks:20 strained-hamiltonian:21 scaling-study:20 operators:20)
   string(REPLACE ":" ";" page_cost ${page})
   list(GET page_cost 0 name)
   list(GET page_cost 1 cost)
