@@ -2,8 +2,8 @@
 # Installs the Debian packages, checks the layout of the sources (ci/format.sh), builds, runs the whole test suite
 # (ctest; MPI tests on 1, 2 and 3 ranks; the docs' option tables and examples), then the checks beyond it
 # (ci/checks.sh: fuzzing, ASan+UBSan, PETSc's -malloc_dump, the 64-bit-index build).
-# The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile in
-# the kernel's idle class (chrt --idle: only on a core nothing else wants) while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
+# The machine has 2 cores and the work is CPU-bound, so the order packs it: the variants the checks need compile at
+# the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
 # (also the 64-bit-index one) first; after ctest two streams run side by side, each starting on the main build while
 # the variants finish, then each check as soon as its variant is ready: -malloc_dump's tbpeta runs, then ASan on 1
 # rank; and -malloc_dump's test programs, fuzzing, the 64-bit-index refusal check, then ASan on 2 ranks (the two
@@ -21,7 +21,7 @@ rm -f build-ready-*
 (
   set -e
   for variant in asan fuzz; do
-    chrt --idle 0 bash ci/checks.sh build-$variant
+    nice -n 19 bash ci/checks.sh build-$variant
     touch build-ready-$variant
     echo "ci/test.sh: the $variant variant compiled ($(($(date +%s) - start)) s)"
   done
