@@ -13,6 +13,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 
 #include "application/ApplicationMain.hpp"
 #include "application/MemoryPreflight.hpp"
+#include "application/OpticsReport.hpp"
 #include "application/OptionsCheck.hpp"
 #include "application/RunOutput.hpp"
 #include "application/FieldsSummary.hpp"
@@ -43,6 +44,7 @@ struct RunSettings {
   PetscBool compare = PETSC_FALSE;
   PetscBool solve = PETSC_TRUE; // -solve false: the structure (relaxed if asked) and its file, no H, no eigen-solve
   CompareOptions compare_opts;
+  OpticsOptions optics;
   double memory_limit = 0; // MB per rank
   bool memory_limit_given = false;
   double vbm = 0, cbm = 0;
@@ -70,6 +72,9 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
                              "tbpeta", rs->solve, &rs->solve, nullptr));
   PetscOptionsEnd();
   PetscCheck(rs->solve || !rs->compare, comm, PETSC_ERR_USER_INPUT, "-compare needs a solve: drop -solve false");
+  PetscCall(OpticsOptionsFromOptions(comm, &rs->optics));
+  PetscCheck(!rs->optics.on || (rs->solve && !rs->compare), comm, PETSC_ERR_USER_INPUT,
+             "-optics needs the states of one solve: not with -compare or -solve false");
   for (const auto &w : rs->sys.model.warnings) PetscCall(PetscPrintf(comm, "tbpeta: warning: %s\n", w.c_str()));
   PetscCall(BulkBandEdges(rs->sys.model, 0, &rs->vbm, &rs->cbm));
   CompareOptions defaults;
@@ -214,6 +219,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   if (!rs.solve) states.solver = "none (-solve false)";
   else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
   else PetscCall(Solve(comm, rs, eps, H, &states));
+  if (rs.solve && !rs.compare) PetscCall(ReportOptics(comm, rs.optics, rs.sys, H, eps, states, rs.midgap(), &tables));
   if (!rs.output.path.empty())
     PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, fields, tables));
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));

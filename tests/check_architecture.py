@@ -28,6 +28,7 @@ LAYERS = [
     "operator",
     "bulk",
     "solvers",
+    "optics",
     "io",
     "study",
     "application",

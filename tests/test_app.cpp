@@ -763,3 +763,33 @@ TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
       "'fields/polarization' in x\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
 }
+
+// -optics: the transitions' table, the optics/ group of the file with its shapes, and the spectrum's CSV; on 2 ranks
+// the same numbers as on 1. Bad settings are refused in one line.
+TEST(App, OpticsWritesItsTransitions) {
+  TBPETA_ASSERT_RANKS();
+  const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.6 "
+                          "-vbo_InAs 0.2 -eps_nev 4 -eps_nemo_valence 2 ";
+  const fs::path h5[2] = {Scratch() / "optics1.h5", Scratch() / "optics2.h5"}, csv = Scratch() / "spectrum.csv";
+  for (int ranks : {1, 2}) {
+    const RunResult r =
+        RunTbpeta(ranks, dot + "-optics -optics_spectrum " + csv.string() + " -output " + h5[ranks - 1].string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("optical transitions (2|e.p|^2/m0 in eV"), std::string::npos) << r.out;
+    EXPECT_NE(Slurp(csv).find("energy_eV,te,tm"), std::string::npos);
+  }
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + h5[0].string() +
+                         "')['optics']; b=h5py.File('" + h5[1].string() +
+                         "')['optics']; n=a['energy'].shape[0]; assert n == 1, n; assert a['levels'].shape == (n, 4); "
+                         "assert a['momentum_squared'].shape == (n, 5) and a['oscillator_strength'].shape == (n, 5); "
+                         "m=a['momentum_squared'][()]; assert m[0, :3].sum() > 0; "
+                         "assert np.allclose(m, b['momentum_squared'][()], rtol=1e-6, atol=1e-9); "
+                         "assert np.all(a['lifetime'][()] * a['rate'][()] > 0.999)\"";
+  EXPECT_EQ(std::system(py.c_str()), 0);
+  ExpectOneLineError(1, dot + "-optics -optics_index -1", "-optics_index");
+  ExpectOneLineError(1, dot + "-optics -optics_broadening 0", "-optics_broadening");
+  ExpectOneLineError(1, dot + "-optics -optics_spectrum " + (Scratch() / "no/such/dir/s.csv").string(),
+                     "-optics_spectrum");
+  ExpectOneLineError(1, dot + "-optics -eps_nemo_vectors false", "-optics: the solver returned no eigenvectors");
+  ExpectOneLineError(1, dot + "-optics -compare", "-optics needs the states of one solve");
+}

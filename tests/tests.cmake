@@ -4,6 +4,7 @@ tbpeta_add_test(test_slater_koster RANKS 1)
 tbpeta_add_test(test_structure RANKS 1 2 3)
 tbpeta_add_test(test_dot_shapes RANKS 1 2 3)
 tbpeta_add_test(test_fields RANKS 1 2 3)
+tbpeta_add_test(test_optics RANKS 1 2 3)
 tbpeta_add_test(test_hamiltonian RANKS 1 2 3)
 # The executables as a user runs them: many short jobs, mostly waiting for mpiexec; in two halves.
 tbpeta_add_test(test_app NOMPI RANKS 1 TIMEOUT 600 SPLIT "App.BadInput*:App.Renamed*:App.Unreadable*:App.Help*:App.Lens*")

@@ -4,6 +4,7 @@
 
 #include "fields/Polarization.hpp"
 #include "support/CrashReport.hpp"
+#include "support/LargeArrays.hpp"
 #include "support/LogEvents.hpp"
 
 namespace tbpeta {
@@ -100,6 +101,7 @@ PetscErrorCode ComputeSystemFields(MPI_Comm comm, TightBindingSystem *sys, Syste
   if (fields->piezo) PetscCall(PiezoPotential(comm, *sys, *strain, fields));
   if (fields->field) AppliedPotential(*sys, fields);
   strain->ReleaseDomain();
+  TrimFreedHeap(); // the Poisson solve's grid, operator and multigrid, not left resident under H and the vectors
   s.potential.resize((size_t)s.owned);
   for (PetscInt i = 0; i < s.owned; ++i) s.potential[i] = -fields->potential[i]; // an electron's energy -e phi, in eV
   fields->seconds = MPI_Wtime() - start;

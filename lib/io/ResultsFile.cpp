@@ -210,11 +210,11 @@ PetscErrorCode WriteTable(const Hdf5Writing &w, const TableForOutput &table, hid
   PetscCall(w.StringType(&strings, table.group));
   for (const TableColumn &c : table.columns) {
     if (auto v = std::get_if<std::vector<long long>>(&c.values))
-      PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v->size(), 0, nullptr, v->data(),
-                          H5P_DEFAULT));
+      PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                          v->size() / std::max<size_t>(1, c.width), (hsize_t)c.width, nullptr, v->data(), H5P_DEFAULT));
     else if (auto r = std::get_if<std::vector<double>>(&c.values))
-      PetscCall(w.Dataset(group.get(), c.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->size(), 0, nullptr, r->data(),
-                          H5P_DEFAULT));
+      PetscCall(w.Dataset(group.get(), c.name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                          r->size() / std::max<size_t>(1, c.width), (hsize_t)c.width, nullptr, r->data(), H5P_DEFAULT));
     else if (auto f = std::get_if<std::vector<signed char>>(&c.values))
       PetscCall(w.Dataset(group.get(), c.name, H5T_STD_I8LE, H5T_NATIVE_SCHAR, f->size(), 0, nullptr, f->data(),
                           H5P_DEFAULT));

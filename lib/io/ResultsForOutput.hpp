@@ -59,10 +59,11 @@ struct SolverForOutput {
 };
 
 // A table of one entry per row (rank 0's): group `group` with one dataset per column, int64, float64, int8 or
-// variable-length strings.
+// variable-length strings; a column of numbers may hold several values per row (width).
 struct TableColumn {
   std::string name;
   std::variant<std::vector<long long>, std::vector<double>, std::vector<signed char>, std::vector<std::string>> values;
+  size_t width = 0; // numbers only: 0, a dataset (rows,); w > 0, (rows, w) from row-major values
 };
 struct TableForOutput {
   std::string group;

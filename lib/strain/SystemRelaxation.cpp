@@ -3,6 +3,7 @@
 #include "strain/BondLaplacian.hpp"
 #include "strain/DisplacementField.hpp"
 #include "support/CrashReport.hpp"
+#include "support/LargeArrays.hpp"
 
 namespace tbpeta {
 
@@ -92,6 +93,8 @@ PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain 
     PetscCall(ReadFields(electronic, sys->structure.owned, strain));
     if (keep) strain->padded = true, strain->domain = std::move(domain), strain->origin = origin;
   }
+  u.reset(), fields.reset();
+  TrimFreedHeap(); // the solver's and the preconditioner's blocks, not left resident under H and the vectors
   PetscCheck(report->converged || sys->spec.strain.allow_unconverged, comm, PETSC_ERR_NOT_CONVERGED,
              "-strain keating: the relaxation stopped before its tolerance (%s after %" PetscInt_FMT
              " iterations, largest force %.3g eV/nm); nothing written (raise -strain_snes_max_it, or go on with "

@@ -12,6 +12,8 @@ void ReturnFreedMemory() {
   (void)mallopt(M_MMAP_MAX, 65536); // glibc's default
 }
 
+void TrimFreedHeap() { (void)malloc_trim(0); }
+
 void *AllocateLarge(std::size_t bytes) {
   constexpr std::size_t kHuge = std::size_t(2) << 20;
 #ifdef MADV_HUGEPAGE

@@ -16,6 +16,11 @@ namespace tbpeta {
 // a vector freed to make room for a larger one would leave a hole. Call it at the start of main. Not collective.
 void ReturnFreedMemory();
 
+// Hands the heap's free pages back to the system (malloc_trim), not only its free top: a phase that frees many
+// middle-sized blocks (the relaxation's and the Poisson solve's PETSc objects) otherwise leaves them resident
+// beneath the next phase's vectors, which are mapped afresh. Call it between phases. Not collective.
+void TrimFreedHeap();
+
 // Uninitialised memory for `bytes` (never null for bytes = 0), freed with std::free; null when out of memory.
 void *AllocateLarge(std::size_t bytes);
 

@@ -24,6 +24,7 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbStrainPCApply", ev.classid, &ev.strain_pc_apply));
     PetscCall(PetscLogEventRegister("TbFields", ev.classid, &ev.fields));
     PetscCall(PetscLogEventRegister("TbPoisson", ev.classid, &ev.poisson));
+    PetscCall(PetscLogEventRegister("TbMomentum", ev.classid, &ev.momentum));
     registered = true;
   }
   *events = &ev;

@@ -22,6 +22,7 @@ struct LogEvents {
   PetscLogEvent lanczos_ritz = 0;    // the second pass's sums of Lanczos vectors into the eigenvectors
   PetscLogEvent fields = 0;          // the potentials on the atoms: polarisation, Poisson, applied field
   PetscLogEvent poisson = 0;         // the polarisation's Poisson problem: grid, deposition, assembly, KSP solve
+  PetscLogEvent momentum = 0;        // the momentum matrix elements of the optical transitions (products of [H, r])
 };
 
 // Registers the events once (idempotent) and returns them.
