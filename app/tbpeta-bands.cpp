@@ -19,6 +19,7 @@ static const char help[] =
 #include <vector>
 
 #include "bulk/BandStructure.hpp"
+#include "bulk/KaneEnergy.hpp"
 #include "bulk/DeformationPotentials.hpp"
 #include "strain/StrainTensor.hpp"
 #include "model/StrainSpec.hpp"
@@ -248,9 +249,34 @@ PetscErrorCode Plot(MPI_Comm comm, const std::string &script, const std::string 
   PetscFunctionReturn(0);
 }
 
+// -plot_script must name a file (rank 0 looks). Collective.
+PetscErrorCode CheckPlotScript(MPI_Comm comm, const char *script) {
+  int found = 1;
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    std::error_code ec;
+    found = fs::is_regular_file(script, ec);
+  }
+  PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm));
+  PetscCheck(found, comm, PETSC_ERR_FILE_OPEN, "-plot_script %s: no such file (use -png none to skip the plot)",
+             script);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PrintKaneEnergy(MPI_Comm comm, const TightBindingModel &model) {
+  double ep;
+  PetscFunctionBeginUser;
+  PetscCall(KaneEnergy(model, 0, &ep));
+  PetscCall(PetscPrintf(comm, "Kane energy E_P = %.3f eV\n", ep));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   char csv[PETSC_MAX_PATH_LEN] = "bands.csv", png[PETSC_MAX_PATH_LEN] = "bands.png", script[PETSC_MAX_PATH_LEN];
   PetscReal emin = -13, emax = 6;
+  PetscBool kane = PETSC_FALSE;
   BandsStrain strain;
   PetscFunctionBeginUser;
   *exit_code = 0;
@@ -268,6 +294,10 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
                              "tbpeta-bands", emin, &emin, nullptr));
   PetscCall(PetscOptionsReal("-bands_emax", "Upper end of the plotted energy window, eV relative to the VBM",
                              "tbpeta-bands", emax, &emax, nullptr));
+  PetscCall(PetscOptionsBool("-kane",
+                             "Print the Kane energy E_P at Gamma from the momentum matrix elements of [H, r] (needs "
+                             "spin-orbit)",
+                             "tbpeta-bands", kane, &kane, nullptr));
   PetscOptionsEnd();
   PetscCall(ReadBandsStrain(comm, &strain));
 
@@ -278,6 +308,9 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   model.strained = {strain.strained || strain.deformation, strain.onsite,
                     strain.harrison ? BondScaling::harrison : BondScaling::parameters};
   PetscCall(CheckStrainedModel(comm, model));
+  PetscCheck(!kane || model.spin_orbit, comm, PETSC_ERR_USER_INPUT,
+             "-kane: the Kane energy needs spin-orbit (the six states of the p manifold); set %s has none",
+             model.set.c_str());
   BandPath path;
   PetscCall(BandPathFromOptions(comm, &path));
   if (HelpRequested()) PetscFunctionReturn(0); // -help describes, it does not run
@@ -289,16 +322,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   if (plot) {
     PetscCall(CheckOutputFile(comm, png, "-png", ".png"));
     PetscCheck(std::string(png) != std::string(csv), comm, PETSC_ERR_USER_INPUT, "-png %s: the same file as -csv", png);
-    int found = 1;
-    PetscMPIInt rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) {
-      std::error_code ec;
-      found = fs::is_regular_file(script, ec);
-    }
-    PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, comm));
-    PetscCheck(found, comm, PETSC_ERR_FILE_OPEN, "-plot_script %s: no such file (use -png none to skip the plot)",
-               script);
+    PetscCall(CheckPlotScript(comm, script));
   }
   for (const auto &w : model.warnings) PetscCall(PetscPrintf(comm, "tbpeta-bands: warning: %s\n", w.c_str()));
 
@@ -310,6 +334,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   BandAnalysis analysis;
   PetscCall(AnalyzeBands(bands, path, samples, energies, &analysis));
   PetscCall(PrintSummary(comm, bands, path, samples.size(), analysis));
+  if (kane) PetscCall(PrintKaneEnergy(comm, model));
 
   PetscCall(WriteCsv(comm, csv, samples, energies, analysis.vbm));
   PetscCall(PetscPrintf(comm, "wrote %s\n", csv));

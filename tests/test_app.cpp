@@ -792,4 +792,8 @@ TEST(App, OpticsWritesItsTransitions) {
                      "-optics_spectrum");
   ExpectOneLineError(1, dot + "-optics -eps_nemo_vectors false", "-optics: the solver returned no eigenvectors");
   ExpectOneLineError(1, dot + "-optics -compare", "-optics needs the states of one solve");
+  ExpectToolError("tbpeta-bands", 1,
+                  "-params vogl1983 -material GaAs -kane -png none -csv " + (Scratch() / "kane.csv").string(),
+                  "-kane: the Kane energy needs spin-orbit");
+  EXPECT_FALSE(fs::exists(Scratch() / "kane.csv"));
 }
