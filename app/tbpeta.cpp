@@ -8,6 +8,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 
 #include <slepceps.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "application/MemoryPreflight.hpp"
 #include "application/OpticsReport.hpp"
 #include "application/OptionsCheck.hpp"
+#include "optics/MomentumElements.hpp"
 #include "application/RunOutput.hpp"
 #include "application/FieldsSummary.hpp"
 #include "application/StrainSummary.hpp"
@@ -112,6 +114,11 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
     PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
+  if (rs.optics.on) { // after the solve: its states, and the momentum elements' vectors beside them
+    PetscInt nev;
+    PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
+    nvec = std::max(nvec, nev + kMomentumVectors);
+  }
   PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
   if (!rs.solve) est.hamiltonian = 0; // -solve false builds no H
   PetscCall(PetscPrintf(

@@ -6,6 +6,7 @@
 
 #include "io/OutputPath.hpp"
 #include "operator/BondCommutator.hpp"
+#include "operator/OperatorProperties.hpp"
 #include "optics/MomentumElements.hpp"
 #include "optics/OpticalTransitions.hpp"
 #include "solvers/EigenSolve.hpp"
@@ -49,9 +50,12 @@ PetscErrorCode OpticsOptionsFromOptions(MPI_Comm comm, OpticsOptions *o) {
 namespace {
 
 PetscErrorCode PrintTransitions(MPI_Comm comm, const std::vector<Transition> &t, const std::vector<Level> &lc,
-                                const std::vector<Level> &lv) {
+                                const std::vector<Level> &lv, PetscInt products, double seconds) {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "optical transitions (2|e.p|^2/m0 in eV, summed over both levels' states):\n"));
+  PetscCall(PetscPrintf(comm,
+                        "optical transitions (2|e.p|^2/m0 in eV, summed over both levels' states; %" PetscInt_FMT
+                        " products of H, %.3f s):\n",
+                        products, seconds));
   PetscCall(PetscPrintf(comm, "  %4s %4s %10s %9s %9s %9s %9s %9s %7s %7s %10s %10s\n", "c", "v", "E (eV)", "x", "y",
                         "z", "[110]", "[1-10]", "DOP", "aniso", "f (x+y+z)", "tau (ns)"));
   for (const Transition &r : t)
@@ -137,12 +141,18 @@ PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const Tigh
   MomentumElements M;
   PetscCall(BondCommutator::Create(comm, sys.structure, sys.model, sys.spec.cell.k, H, &C));
   const StateReader read = [&](size_t k, Vec x) { return StateVector(eps, states, k, x); };
+  PetscInt before, after;
+  PetscCall(OperatorProductCount(H, &before));
+  double seconds = MPI_Wtime();
   PetscCall(ComputeMomentumElements(C, H, c, v, read, &M));
+  seconds = MPI_Wtime() - seconds;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm));
+  PetscCall(OperatorProductCount(H, &after));
   std::vector<Level> lc, lv;
   const std::vector<Transition> t = ComputeTransitions(M, ec, ev, opts.degeneracy, opts.index, &lc, &lv);
   // the table's level columns: indices of the states in the run's list
   for (Level &l : lc) l.first += c.front();
-  PetscCall(PrintTransitions(comm, t, lc, lv));
+  PetscCall(PrintTransitions(comm, t, lc, lv, after - before, seconds));
   for (Level &l : lc) l.first -= c.front();
   tables->push_back(OpticsTable(t, lc, lv, c.front(), v.front()));
   if (!opts.spectrum.empty()) PetscCall(WriteSpectrum(comm, opts.spectrum, t, opts.broadening_mev * 1e-3));

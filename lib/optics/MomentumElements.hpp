@@ -2,7 +2,7 @@
 // The interband momentum matrix elements of the states a solve found: M_a(c, v) = <c| C_a |v> (eV nm), C_a the
 // bond-weighted commutator [H, r_a] (operator/BondCommutator), so that <c|p_a|v> = (i m0 / hbar) M_a(c, v).
 // Each valence state takes C_x, C_y and C_z once (6 products of H) and every conduction state's vector is read once
-// per valence state: the states stay in the solver, and 5 vectors of H's size are held besides.
+// per valence state: the states stay in the solver, and kMomentumVectors vectors of H's size are held besides.
 #include <petscmat.h>
 
 #include <array>
@@ -13,6 +13,10 @@
 #include "operator/BondCommutator.hpp"
 
 namespace tbpeta {
+
+// Vectors of H's size held while the elements are computed: a valence and a conduction state, C_x, C_y, C_z of the
+// valence state, and the commutator's work vector.
+inline constexpr PetscInt kMomentumVectors = 6;
 
 // Writes state k's vector (normalised) into x. Collective.
 using StateReader = std::function<PetscErrorCode(size_t k, Vec x)>;
