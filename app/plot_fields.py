@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from results_file import length_arg, nearest_plane, one_line_errors, open_results, save_png
+from results_file import length_arg, nearest_plane, one_line_errors, open_results, require, save_png
 
 PROG = "plot_fields.py"
 
@@ -25,10 +25,8 @@ def read(path):
     """Unrelaxed positions (N,3), potential (N,) V, whether each atom is the dot's, and the run's field labels."""
     f = open_results(path, fail)
     with f:
-        if "structure/positions" not in f or "structure/material" not in f:
-            fail(f"{path}: not a tbpeta -output file (no structure/positions)")
-        if "fields/potential" not in f:
-            fail(f"{path}: no fields/potential: run tbpeta with -piezo first|second or -efield")
+        require(f, path, ["structure/positions", "structure/material"], "not a tbpeta -output file", fail)
+        require(f, path, ["fields/potential"], "run tbpeta with -piezo first|second or -efield", fail)
         pos = f["structure/positions"][()]
         if "strain/displacement" in f:
             pos = pos - f["strain/displacement"][()]

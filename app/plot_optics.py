@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from results_file import one_line_errors, open_results, save_png
+from results_file import one_line_errors, open_results, require, save_png
 
 PROG = "plot_optics.py"
 
@@ -21,8 +21,7 @@ def read(path):
     """Transition energies (n,) eV and oscillator strengths (n, 5: x, y, z, [110], [1-10])."""
     f = open_results(path, fail)
     with f:
-        if "optics/energy" not in f or "optics/oscillator_strength" not in f:
-            fail(f"{path}: no optics/ group: run tbpeta with -optics and -output")
+        require(f, path, ["optics/energy", "optics/oscillator_strength"], "run tbpeta with -optics and -output", fail)
         e = f["optics/energy"][()]
         osc = f["optics/oscillator_strength"][()]
     if osc.shape != (len(e), 5):

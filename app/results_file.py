@@ -35,6 +35,13 @@ def open_results(path, fail):
         fail(f"{path}: cannot be read as HDF5 ({str(e).splitlines()[0]})")
 
 
+def require(f, path, names, hint, fail):
+    """fail(message) unless every dataset of `names` is in the open file f; hint: what makes them appear."""
+    missing = [n for n in names if n not in f]
+    if missing:
+        fail(f"{path}: no {missing[0]}: {hint}")
+
+
 def length_arg(text):
     """argparse type: a finite length in nm."""
     try:

@@ -17,6 +17,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "application/OpticsReport.hpp"
 #include "application/OptionsCheck.hpp"
 #include "optics/MomentumElements.hpp"
+#include "solvers/SolverTraits.hpp"
 #include "application/RunOutput.hpp"
 #include "application/FieldsSummary.hpp"
 #include "application/StrainSummary.hpp"
@@ -103,6 +104,18 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
   PetscFunctionReturn(0);
 }
 
+// -optics reads the states' vectors: a solver that returns none is refused before the work.
+PetscErrorCode CheckOpticsSolver(EPS eps) {
+  TbEPSTraits traits;
+  EPSType type;
+  PetscFunctionBeginUser;
+  PetscCall(TbEPSGetTraits(eps, &traits));
+  PetscCall(EPSGetType(eps, &type));
+  PetscCheck(traits.returns_vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+             "-optics: the solver returns no eigenvectors (-eps_type %s as set); drop -eps_nemo_vectors false", type);
+  PetscFunctionReturn(0);
+}
+
 // The memory estimate before anything large is allocated; a run that cannot fit stops here.
 PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   PetscInt nvec;
@@ -115,6 +128,7 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else PetscCall(EstimateVectorsHeld(eps, &nvec));
   if (rs.optics.on) { // after the solve: its states, and the momentum elements' vectors beside them
+    PetscCall(CheckOpticsSolver(eps));
     PetscInt nev;
     PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
     nvec = std::max(nvec, nev + kMomentumVectors);

@@ -790,7 +790,7 @@ TEST(App, OpticsWritesItsTransitions) {
   ExpectOneLineError(1, dot + "-optics -optics_broadening 0", "-optics_broadening");
   ExpectOneLineError(1, dot + "-optics -optics_spectrum " + (Scratch() / "no/such/dir/s.csv").string(),
                      "-optics_spectrum");
-  ExpectOneLineError(1, dot + "-optics -eps_nemo_vectors false", "-optics: the solver returned no eigenvectors");
+  ExpectOneLineError(1, dot + "-optics -eps_nemo_vectors false", "-optics: the solver returns no eigenvectors");
   ExpectOneLineError(1, dot + "-optics -compare", "-optics needs the states of one solve");
   ExpectToolError("tbpeta-bands", 1,
                   "-params vogl1983 -material GaAs -kane -png none -csv " + (Scratch() / "kane.csv").string(),

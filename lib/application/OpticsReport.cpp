@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "io/OutputPath.hpp"
 #include "operator/BondCommutator.hpp"
@@ -10,6 +9,7 @@
 #include "optics/MomentumElements.hpp"
 #include "optics/OpticalTransitions.hpp"
 #include "solvers/EigenSolve.hpp"
+#include "support/TextFile.hpp"
 
 namespace tbpeta {
 
@@ -49,8 +49,9 @@ PetscErrorCode OpticsOptionsFromOptions(MPI_Comm comm, OpticsOptions *o) {
 
 namespace {
 
+// c0, v0: the run's index of the first conduction and valence state (the levels count from them).
 PetscErrorCode PrintTransitions(MPI_Comm comm, const std::vector<Transition> &t, const std::vector<Level> &lc,
-                                const std::vector<Level> &lv, PetscInt products, double seconds) {
+                                const std::vector<Level> &lv, size_t c0, size_t v0, PetscInt products, double seconds) {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm,
                         "optical transitions (2|e.p|^2/m0 in eV, summed over both levels' states; %" PetscInt_FMT
@@ -60,7 +61,7 @@ PetscErrorCode PrintTransitions(MPI_Comm comm, const std::vector<Transition> &t,
                         "z", "[110]", "[1-10]", "DOP", "aniso", "f (x+y+z)", "tau (ns)"));
   for (const Transition &r : t)
     PetscCall(PetscPrintf(comm, "  %4zu %4zu %10.6f %9.4f %9.4f %9.4f %9.4f %9.4f %7.3f %7.3f %10.4f %10.4g\n",
-                          lc[r.c_level].first, lv[r.v_level].first, r.energy, r.momentum2[0], r.momentum2[1],
+                          c0 + lc[r.c_level].first, v0 + lv[r.v_level].first, r.energy, r.momentum2[0], r.momentum2[1],
                           r.momentum2[2], r.momentum2[3], r.momentum2[4], r.dop, r.anisotropy, r.f[0] + r.f[1] + r.f[2],
                           r.lifetime * 1e9));
   PetscFunctionReturn(0);
@@ -87,36 +88,26 @@ TableForOutput OpticsTable(const std::vector<Transition> &t, const std::vector<L
            {"lifetime", lifetime}}};
 }
 
-// energy, TE = (f_x + f_y) / 2 and TM = f_z, each transition a Gaussian of unit area (1/eV).
-PetscErrorCode WriteSpectrum(MPI_Comm comm, const std::string &path, const std::vector<Transition> &t, double sigma) {
-  PetscMPIInt rank;
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  int ok = 1;
-  if (rank == 0 && !t.empty()) {
-    double lo = t[0].energy, hi = t[0].energy;
-    for (const Transition &r : t) lo = std::min(lo, r.energy), hi = std::max(hi, r.energy);
-    lo -= 5 * sigma, hi += 5 * sigma;
-    std::ofstream out(path);
-    out << "energy_eV,te,tm\n";
-    const int n = (int)std::ceil((hi - lo) / (sigma / 10)) + 1;
-    for (int k = 0; k < n; ++k) {
-      const double e = lo + k * (sigma / 10);
-      double te = 0, tm = 0;
-      for (const Transition &r : t) {
-        const double g = std::exp(-0.5 * std::pow((e - r.energy) / sigma, 2)) / (sigma * std::sqrt(2 * M_PI));
-        te += 0.5 * (r.f[0] + r.f[1]) * g, tm += r.f[2] * g;
-      }
-      char line[96];
-      std::snprintf(line, sizeof line, "%.6f,%.8e,%.8e\n", e, te, tm);
-      out << line;
+// energy, TE = (f_x + f_y) / 2 and TM = f_z, each transition a Gaussian of unit area (1/eV), on a grid of sigma / 10.
+std::string SpectrumCsv(const std::vector<Transition> &t, double sigma) {
+  std::string text = "energy_eV,te,tm\n";
+  if (t.empty()) return text;
+  double lo = t[0].energy, hi = t[0].energy;
+  for (const Transition &r : t) lo = std::min(lo, r.energy), hi = std::max(hi, r.energy);
+  lo -= 5 * sigma, hi += 5 * sigma;
+  const int n = (int)std::ceil((hi - lo) / (sigma / 10)) + 1;
+  for (int k = 0; k < n; ++k) {
+    const double e = lo + k * (sigma / 10);
+    double te = 0, tm = 0;
+    for (const Transition &r : t) {
+      const double g = std::exp(-0.5 * std::pow((e - r.energy) / sigma, 2)) / (sigma * std::sqrt(2 * M_PI));
+      te += 0.5 * (r.f[0] + r.f[1]) * g, tm += r.f[2] * g;
     }
-    ok = out.good() ? 1 : 0;
+    char line[96];
+    std::snprintf(line, sizeof line, "%.6f,%.8e,%.8e\n", e, te, tm);
+    text += line;
   }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "-optics_spectrum %s: could not be written", path.c_str());
-  PetscCall(PetscPrintf(comm, "wrote the spectrum to %s\n", path.c_str()));
-  PetscFunctionReturn(0);
+  return text;
 }
 
 } // namespace
@@ -126,7 +117,7 @@ PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const Tigh
   PetscFunctionBeginUser;
   if (!opts.on) PetscFunctionReturn(0);
   PetscCheck(states.vectors && eps, comm, PETSC_ERR_USER_INPUT,
-             "-optics: the solver returned no eigenvectors (%s); drop -eps_nemo_vectors false", states.solver.c_str());
+             "-optics: the solver returns no eigenvectors (%s); drop -eps_nemo_vectors false", states.solver.c_str());
   std::vector<size_t> c, v;
   std::vector<double> ec, ev;
   for (size_t k = 0; k < states.values.size(); ++k) {
@@ -150,12 +141,12 @@ PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const Tigh
   PetscCall(OperatorProductCount(H, &after));
   std::vector<Level> lc, lv;
   const std::vector<Transition> t = ComputeTransitions(M, ec, ev, opts.degeneracy, opts.index, &lc, &lv);
-  // the table's level columns: indices of the states in the run's list
-  for (Level &l : lc) l.first += c.front();
-  PetscCall(PrintTransitions(comm, t, lc, lv, after - before, seconds));
-  for (Level &l : lc) l.first -= c.front();
+  PetscCall(PrintTransitions(comm, t, lc, lv, c.front(), v.front(), after - before, seconds));
   tables->push_back(OpticsTable(t, lc, lv, c.front(), v.front()));
-  if (!opts.spectrum.empty()) PetscCall(WriteSpectrum(comm, opts.spectrum, t, opts.broadening_mev * 1e-3));
+  if (!opts.spectrum.empty()) {
+    PetscCall(WriteTextFile(comm, opts.spectrum, SpectrumCsv(t, opts.broadening_mev * 1e-3), "-optics_spectrum"));
+    PetscCall(PetscPrintf(comm, "wrote the spectrum to %s\n", opts.spectrum.c_str()));
+  }
   PetscFunctionReturn(0);
 }
 
