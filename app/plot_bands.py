@@ -25,7 +25,8 @@ def read_bands(path):
         raise SystemExit(f"{path}: not a tbpeta-bands CSV (header {header[:5]})")
     dist = np.array([float(r[0]) for r in rows])
     labels = [r[4] for r in rows]
-    bands = np.array([[float(x) for x in r[5:]] for r in rows])
+    cols = [i for i, name in enumerate(header) if name.startswith("band_")]  # -kane adds momentum columns
+    bands = np.array([[float(r[i]) for i in cols] for r in rows])
     return dist, labels, bands
 
 

@@ -181,13 +181,16 @@ PetscErrorCode StrainedBands(MPI_Comm comm, const TightBindingModel &model, cons
   PetscFunctionReturn(0);
 }
 
-// The band table as CSV, written whole or not at all (WriteTextFile).
+// The band table as CSV, written whole or not at all (WriteTextFile); with -kane, the band edges' momentum elements
+// at every k after the bands.
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<PathSample> &samples,
-                        const std::vector<std::vector<double>> &e, double vbm) {
+                        const std::vector<std::vector<double>> &e, double vbm,
+                        const std::vector<BandEdgeMomentum> &momenta) {
   PetscFunctionBeginUser;
   std::string text = "k_distance_2pi_over_a,kx,ky,kz,label";
   char buf[160];
   for (size_t b = 0; b < e[0].size(); ++b) text += ",band_" + std::to_string(b);
+  if (!momenta.empty()) text += ",p2_x_eV,p2_y_eV,p2_z_eV,valence_states,conduction_states";
   text += "\n";
   for (size_t i = 0; i < samples.size(); ++i) {
     const auto &s = samples[i];
@@ -195,6 +198,11 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vecto
     text += buf;
     for (double x : e[i]) {
       std::snprintf(buf, sizeof buf, ",%.6f", x - vbm);
+      text += buf;
+    }
+    if (!momenta.empty()) {
+      const auto &m = momenta[i];
+      std::snprintf(buf, sizeof buf, ",%.8f,%.8f,%.8f,%d,%d", m.p[0], m.p[1], m.p[2], m.valence, m.conduction);
       text += buf;
     }
     text += "\n";
@@ -265,11 +273,35 @@ PetscErrorCode CheckPlotScript(MPI_Comm comm, const char *script) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PrintKaneEnergy(MPI_Comm comm, const TightBindingModel &model) {
+// -kane: E_P on one line, and the band edges' momentum elements at every sample for the CSV.
+PetscErrorCode KaneEnergyAndMomenta(MPI_Comm comm, const TightBindingModel &model, const BulkBands &bands,
+                                    const std::vector<PathSample> &samples, std::vector<BandEdgeMomentum> *momenta) {
   double ep;
   PetscFunctionBeginUser;
-  PetscCall(KaneEnergy(model, 0, &ep));
-  PetscCall(PetscPrintf(comm, "Kane energy E_P = %.3f eV\n", ep));
+  const auto &p = model.materials[0];
+  if (p.anion == p.cation) // silicon's lowest conduction level at Gamma is p-like (Gamma15)
+    PetscCall(PetscPrintf(comm, "Kane energy: none for a diamond crystal (no s-like conduction level at G); the CSV "
+                                "holds the band edges' momentum elements\n"));
+  else {
+    PetscCall(KaneEnergy(model, 0, &ep));
+    PetscCall(PetscPrintf(comm, "Kane energy E_P = %.3f eV\n", ep));
+  }
+  PetscCall(BandEdgeMomentaAlongPath(comm, bands, samples, momenta));
+  PetscFunctionReturn(0);
+}
+
+// The set and material of the options, with the strained-H settings; -kane refused without spin-orbit.
+PetscErrorCode LoadModel(MPI_Comm comm, const BandsStrain &strain, bool kane, TightBindingModel *model) {
+  ModelSpec spec;
+  PetscFunctionBeginUser;
+  PetscCall(ModelSpecFromOptions(comm, ModelSpec{}, {ModelSpec{}.host}, &spec));
+  PetscCall(LoadTightBindingModel(comm, spec, {}, model));
+  model->strained = {strain.strained || strain.deformation, strain.onsite,
+                     strain.harrison ? BondScaling::harrison : BondScaling::parameters};
+  PetscCall(CheckStrainedModel(comm, *model));
+  PetscCheck(!kane || model->spin_orbit, comm, PETSC_ERR_USER_INPUT,
+             "-kane: the Kane energy needs spin-orbit (the six states of the p manifold); set %s has none",
+             model->set.c_str());
   PetscFunctionReturn(0);
 }
 
@@ -295,22 +327,14 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(PetscOptionsReal("-bands_emax", "Upper end of the plotted energy window, eV relative to the VBM",
                              "tbpeta-bands", emax, &emax, nullptr));
   PetscCall(PetscOptionsBool("-kane",
-                             "Print the Kane energy E_P at Gamma from the momentum matrix elements of [H, r] (needs "
-                             "spin-orbit)",
+                             "Print the Kane energy E_P at Gamma and add the band edges' momentum elements at every k "
+                             "to the CSV, from [H, r] (needs spin-orbit)",
                              "tbpeta-bands", kane, &kane, nullptr));
   PetscOptionsEnd();
   PetscCall(ReadBandsStrain(comm, &strain));
 
-  ModelSpec spec;
   TightBindingModel model;
-  PetscCall(ModelSpecFromOptions(comm, ModelSpec{}, {ModelSpec{}.host}, &spec));
-  PetscCall(LoadTightBindingModel(comm, spec, {}, &model));
-  model.strained = {strain.strained || strain.deformation, strain.onsite,
-                    strain.harrison ? BondScaling::harrison : BondScaling::parameters};
-  PetscCall(CheckStrainedModel(comm, model));
-  PetscCheck(!kane || model.spin_orbit, comm, PETSC_ERR_USER_INPUT,
-             "-kane: the Kane energy needs spin-orbit (the six states of the p manifold); set %s has none",
-             model.set.c_str());
+  PetscCall(LoadModel(comm, strain, kane, &model));
   BandPath path;
   PetscCall(BandPathFromOptions(comm, &path));
   if (HelpRequested()) PetscFunctionReturn(0); // -help describes, it does not run
@@ -334,9 +358,10 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   BandAnalysis analysis;
   PetscCall(AnalyzeBands(bands, path, samples, energies, &analysis));
   PetscCall(PrintSummary(comm, bands, path, samples.size(), analysis));
-  if (kane) PetscCall(PrintKaneEnergy(comm, model));
+  std::vector<BandEdgeMomentum> momenta;
+  if (kane) PetscCall(KaneEnergyAndMomenta(comm, model, bands, samples, &momenta));
 
-  PetscCall(WriteCsv(comm, csv, samples, energies, analysis.vbm));
+  PetscCall(WriteCsv(comm, csv, samples, energies, analysis.vbm, momenta));
   PetscCall(PetscPrintf(comm, "wrote %s\n", csv));
   if (plot) {
     const auto &p = model.materials[0];

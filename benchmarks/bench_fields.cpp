@@ -21,6 +21,7 @@ static const char help[] =
 #include <string>
 #include <vector>
 
+#include "DomeInABox.hpp"
 #include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "fields/SystemFields.hpp"
@@ -45,15 +46,8 @@ struct Row {
 };
 
 PetscErrorCode BuildSystem(MPI_Comm comm, int n, TightBindingSystem *sys) {
-  SystemSpec spec;
+  SystemSpec spec = bench::DomeInABox(n);
   PetscFunctionBeginUser;
-  spec.model.set = "nemo3d", spec.model.host = "GaAs";
-  spec.cell.cells = {n, n, n};
-  spec.cell.periodic = {false, false, false};
-  const double edge = n * 0.56532;
-  RegionSpec &dot = spec.nano.dot;
-  dot.material = "InAs", dot.shape = DotShape::dome, dot.size.radius = 0.25 * edge, dot.wetting_layers = 2;
-  dot.center = {0.5 * edge, 0.5 * edge, 0.3 * edge}, dot.center_set = true;
   spec.strain.model = StrainModel::keating, spec.strain.pad = {2, 2, 2};
   FieldSpec fields;
   fields.piezo = PiezoOrder::second;

@@ -32,6 +32,7 @@ static const char help[] =
 #include <string>
 #include <vector>
 
+#include "DomeInABox.hpp"
 #include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "model/TightBindingSystem.hpp"
@@ -60,17 +61,11 @@ struct Row {
 // The structure, timed (max over the ranks): the model, the regions with their composition, the atoms and bonds.
 PetscErrorCode BuildSystem(MPI_Comm comm, int n, const std::string &shape, TightBindingSystem *sys,
                            double *structure_s) {
-  SystemSpec spec;
+  SystemSpec spec = bench::DomeInABox(n);
   PetscFunctionBeginUser;
-  spec.model.set = "nemo3d", spec.model.host = "GaAs";
-  spec.cell.cells = {n, n, n};
-  spec.cell.periodic = {false, false, false};
   const double edge = n * 0.56532;
   RegionSpec &dot = spec.nano.dot;
-  dot.material = "InAs", dot.size.radius = 0.25 * edge;
-  dot.shape = shape == "dome" ? DotShape::dome : DotShape::sphere;
-  if (shape != "sphere")
-    dot.wetting_layers = 2, dot.center = {0.5 * edge, 0.5 * edge, 0.3 * edge}, dot.center_set = true;
+  if (shape == "sphere") dot.shape = DotShape::sphere, dot.wetting_layers = 0, dot.center_set = false;
   if (shape == "lens-stack") {
     dot.shape = DotShape::lens, dot.size.diameter = {0.4 * edge, 0.4 * edge}, dot.size.height = 0.08 * edge;
     dot.center[2] = 0.25 * edge, dot.composition = {0.5, 1};

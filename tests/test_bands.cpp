@@ -18,6 +18,7 @@
 #include "system_fixture.hpp"
 #include "bulk/BandStructure.hpp"
 #include "bulk/DeformationPotentials.hpp"
+#include "bulk/KaneEnergy.hpp"
 #include "test_support.hpp"
 
 using namespace tbpeta;
@@ -155,6 +156,56 @@ TEST(Bands, EveryKGivesTheRightBandsPeriodicInTheFccReciprocalLattice) {
   for (const auto &row : e) EXPECT_EQ((int)row.size(), bands.bandCount());
 }
 
+namespace {
+
+double RelativeGap(const BandEdgeMomentum &a, const BandEdgeMomentum &b, std::array<int, 3> axes = {0, 1, 2}) {
+  double d = 0, scale = 1e-30;
+  for (int i = 0; i < 3; ++i) {
+    d = std::max(d, std::fabs(a.p[i] - b.p[axes[i]]));
+    scale = std::max(scale, std::fabs(a.p[i]));
+  }
+  return d / scale;
+}
+
+} // namespace
+
+// The band edges' momentum elements are a property of the primitive k, not of the cubic cell's basis: the same at
+// k, at k + an fcc reciprocal-lattice vector and at -k (time reversal); the mirror x <-> y of Td swaps P_x and P_y;
+// at Gamma they are the Kane energy along every axis, over the 6 + 2 states of the p manifold and Gamma6.
+TEST(Bands, BandEdgeMomentaAreOfThePrimitiveK) {
+  TBPETA_ASSERT_RANKS();
+  for (const char *o : {"-params nemo3d -material GaAs", "-params jancu1998 -material Si"}) {
+    BulkBands bands;
+    ASSERT_EQ(Bands(o, &bands), 0) << o;
+    for (const KPoint &k : {KPoint{0.3, 0.2, 0.1}, KPoint{1, 0.5, 0}, KPoint{0.5, 0.5, 0.5}, KPoint{0.62, -0.1, 0.2}}) {
+      BandEdgeMomentum m, shifted, reversed, mirrored;
+      ASSERT_EQ(BandEdgeMomentumAt(bands, k, &m), 0) << o;
+      ASSERT_EQ(BandEdgeMomentumAt(bands, {k[0] + 1, k[1] + 1, k[2] + 1}, &shifted), 0) << o;
+      ASSERT_EQ(BandEdgeMomentumAt(bands, {-k[0], -k[1], -k[2]}, &reversed), 0) << o;
+      ASSERT_EQ(BandEdgeMomentumAt(bands, {k[1], k[0], k[2]}, &mirrored), 0) << o;
+      EXPECT_GT(m.p[0] + m.p[1] + m.p[2], 0.01) << o;
+      EXPECT_LT(RelativeGap(m, shifted), 1e-8) << o << " k " << k[0] << "," << k[1] << "," << k[2];
+      EXPECT_LT(RelativeGap(m, reversed), 1e-8) << o << " k " << k[0] << "," << k[1] << "," << k[2];
+      EXPECT_LT(RelativeGap(m, mirrored, {1, 0, 2}), 1e-8) << o << " k " << k[0] << "," << k[1] << "," << k[2];
+      EXPECT_EQ(m.valence, shifted.valence) << o;
+      EXPECT_EQ(m.conduction, shifted.conduction) << o;
+    }
+  }
+  TightBindingModel model;
+  BulkBands bands;
+  BandEdgeMomentum g;
+  double ep = 0;
+  ASSERT_EQ(ModelFromOptions("-params nemo3d -material GaAs", &model), 0);
+  ASSERT_EQ(BulkBands::Create(model, 0, &bands), 0);
+  ASSERT_EQ(BandEdgeMomentumAt(bands, {0, 0, 0}, &g), 0);
+  ASSERT_EQ(KaneEnergy(model, 0, &ep), 0);
+  EXPECT_EQ(g.valence, 6);
+  EXPECT_EQ(g.conduction, 2);
+  for (double p : g.p) EXPECT_NEAR(p / ep, 1, 1e-10);
+  EXPECT_NEAR(ep, 23.639, 1e-3); // docs/optics.md's table
+  PetscOptionsClear(nullptr);
+}
+
 TEST(Bands, ElectronMassAtGammaOfGaAs) {
   TBPETA_ASSERT_RANKS();
   for (const auto &[set, mass] : {std::pair<const char *, double>{"nemo3d", 0.0663}, {"jancu1998", 0.0670}}) {
@@ -272,6 +323,19 @@ TEST(Bands, ExecutableWritesCsvAndPng) {
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   for (const auto &e : fs::directory_iterator(dir))
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+
+  // -kane: E_P on one line, and the band edges' elements at every k after the bands (E_P along every axis at G).
+  const RunResult kane =
+      RunBands(dir, "-params nemo3d -material GaAs -kane -points_per_segment 2 -csv k.csv -png none");
+  ASSERT_EQ(kane.exit_code, 0) << kane.out << kane.err;
+  EXPECT_NE(kane.out.find("Kane energy E_P = 23.639 eV\n"), std::string::npos) << kane.out;
+  std::ifstream kcsv(dir / "k.csv");
+  std::string header, gamma;
+  std::getline(kcsv, header), std::getline(kcsv, gamma);
+  EXPECT_NE(header.find(",band_39,p2_x_eV,p2_y_eV,p2_z_eV,valence_states,conduction_states"), std::string::npos)
+      << header;
+  EXPECT_NE(gamma.find(",23.6386776"), std::string::npos) << gamma;
+  EXPECT_NE(gamma.find(",6,2"), std::string::npos) << gamma;
 
   // A bad -path: one line naming -path and the allowed letters, non-zero exit, no files.
   const RunResult bad = RunBands(dir, "-path G,Q -csv c.csv -png c.png");

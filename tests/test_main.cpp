@@ -73,7 +73,10 @@ std::string CleanMpiEnvironment() {
     const std::string v(*e), n = v.substr(0, v.find('='));
     const bool mpi =
         n.rfind("OMPI_", 0) == 0 || n.rfind("PMIX_", 0) == 0 || n.rfind("ORTE_", 0) == 0 || n.rfind("OPAL_", 0) == 0;
-    if (mpi && n.find("ALLOW_RUN_AS_ROOT") == std::string::npos) unset += " -u " + n;
+    // kept: running as root, and the transport and yielding the caller chose (ci/env.sh)
+    const bool chosen = n.find("ALLOW_RUN_AS_ROOT") != std::string::npos || n == "OMPI_MCA_pml" ||
+                        n == "OMPI_MCA_btl" || n == "OMPI_MCA_mpi_yield_when_idle";
+    if (mpi && !chosen) unset += " -u " + n;
   }
   // A job whose rank exits with an error is ended at once (OpenMPI waits a second before its SIGKILL by default):
   // the tests of bad input run hundreds of such jobs.

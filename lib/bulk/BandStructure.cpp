@@ -164,59 +164,100 @@ PetscErrorCode BulkBands::Create(const TightBindingModel &model, int material, B
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
+namespace {
+
+Complex Dot(const PetscScalar *a, const PetscScalar *b, size_t n) { // a^H b
+  Complex s = 0;
+  for (size_t r = 0; r < n; ++r) s += std::conj(Complex(a[r])) * Complex(b[r]);
+  return s;
+}
+
+// Orthonormal basis of the span of the columns `cols` (n rows each) of rank `rank`: Gram-Schmidt that takes the
+// column with the largest remainder next, so that nearly dependent columns are never divided by a small norm.
+std::vector<PetscScalar> OrthonormalSpan(std::vector<PetscScalar> cols, size_t n, long rank) {
+  const size_t g = cols.size() / n;
+  std::vector<PetscScalar> basis;
+  std::vector<bool> used(g, false);
+  for (long b = 0; b < rank; ++b) {
+    size_t best = 0;
+    double bestNorm = -1;
+    for (size_t j = 0; j < g; ++j) {
+      const double nj = used[j] ? -1 : Dot(&cols[j * n], &cols[j * n], n).real();
+      if (nj > bestNorm) best = j, bestNorm = nj;
+    }
+    used[best] = true;
+    const PetscScalar *q = &cols[best * n];
+    const double scale = 1 / std::sqrt(bestNorm);
+    for (size_t r = 0; r < n; ++r) basis.push_back(q[r] * scale);
+    const PetscScalar *e = &basis[basis.size() - n];
+    for (size_t j = 0; j < g; ++j) {
+      if (used[j]) continue;
+      const Complex c = Dot(e, &cols[j * n], n);
+      for (size_t r = 0; r < n; ++r) cols[j * n + r] -= c * Complex(e[r]);
+    }
+  }
+  return basis;
+}
+
+} // namespace
+
+PetscErrorCode BulkBands::States(KPoint k, PrimitiveStates *states) const {
   const int bs = model().blockSize();
-  const PetscBLASInt n = 8 * bs;
+  const size_t n = 8 * (size_t)bs;
   std::vector<double> w;
   std::vector<PetscScalar> A; // column j: the eigenvector of w[j]
   PetscFunctionBeginUser;
   PetscCall(CellEigenpairs(cell_, k, &w, &A));
-  PetscCheck((PetscBLASInt)w.size() == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %zu rows, expected %d",
-             w.size(), (int)n);
-
-  // Projector phases: exp(-i k.t) for each t, exp(i k.W) for each image.
-  Complex tphase[4];
-  std::array<std::array<Complex, 8>, 4> wphase;
-  for (int t = 0; t < 4; ++t) {
-    const double th =
-        -M_PI / 2 * (k[0] * kFccTranslations[t][0] + k[1] * kFccTranslations[t][1] + k[2] * kFccTranslations[t][2]);
-    tphase[t] = Complex(std::cos(th), std::sin(th));
+  PetscCheck(w.size() == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cubic-cell H has %zu rows, expected %zu", w.size(), n);
+  // (P v)(r) = 1/4 sum_t exp(-i k.t) exp(i k.W_t(r)) v(r'_t(r)): the weights per t and r.
+  std::array<std::array<Complex, 8>, 4> weight;
+  for (int t = 0; t < 4; ++t)
     for (int i = 0; i < 8; ++i) {
       const auto &W = images_[t][i].wrap;
-      const double tw = M_PI / 2 * (k[0] * W[0] + k[1] * W[1] + k[2] * W[2]);
-      wphase[t][i] = Complex(std::cos(tw), std::sin(tw));
+      const auto &T = kFccTranslations[t];
+      const double th = M_PI / 2 * (k[0] * (W[0] - T[0]) + k[1] * (W[1] - T[1]) + k[2] * (W[2] - T[2]));
+      weight[t][i] = 0.25 * Complex(std::cos(th), std::sin(th));
     }
-  }
-  // <v|P|v> = 1/4 sum_t exp(-i k.t) sum_r sum_o conj(v(r,o)) v(r',o) exp(i k.W).
-  auto projected = [&](const PetscScalar *v) {
-    Complex sum = 0;
-    for (int t = 0; t < 4; ++t) {
-      Complex st = 0;
-      for (int i = 0; i < 8; ++i) {
-        const PetscScalar *vi = v + (size_t)i * bs, *vj = v + (size_t)images_[t][i].atom * bs;
-        Complex s = 0;
-        for (int o = 0; o < bs; ++o) s += std::conj(Complex(vi[o])) * Complex(vj[o]);
-        st += s * wphase[t][i];
+  const auto project = [&](const PetscScalar *v, PetscScalar *out) {
+    for (int i = 0; i < 8; ++i)
+      for (int o = 0; o < bs; ++o) {
+        Complex sum = 0;
+        for (int t = 0; t < 4; ++t) sum += weight[t][i] * Complex(v[(size_t)images_[t][i].atom * bs + o]);
+        out[(size_t)i * bs + o] = sum;
       }
-      sum += tphase[t] * st;
-    }
-    return 0.25 * sum.real();
   };
 
-  energies->clear();
-  for (PetscBLASInt g0 = 0; g0 < n;) {
-    PetscBLASInt g1 = g0 + 1;
+  states->rows = (PetscInt)n;
+  states->energies.clear();
+  states->vectors.clear();
+  std::vector<PetscScalar> projected;
+  for (size_t g0 = 0; g0 < n;) {
+    size_t g1 = g0 + 1;
     while (g1 < n && w[g1] - w[g1 - 1] < kDegenerate) ++g1;
-    double m = 0;
-    for (PetscBLASInt j = g0; j < g1; ++j) m += projected(A.data() + (size_t)j * n);
+    projected.assign((g1 - g0) * n, 0.0);
+    double m = 0; // tr(V^H P V): how many primitive bands at k the group holds
+    for (size_t j = g0; j < g1; ++j) {
+      project(&A[j * n], &projected[(j - g0) * n]);
+      m += Dot(&A[j * n], &projected[(j - g0) * n], n).real();
+    }
     const long mult = std::lround(m);
     const double e = 0.5 * (w[g0] + w[g1 - 1]);
-    for (long j = 0; j < mult; ++j) energies->push_back(e);
+    const auto basis = OrthonormalSpan(projected, n, mult);
+    states->vectors.insert(states->vectors.end(), basis.begin(), basis.end());
+    for (long j = 0; j < mult; ++j) states->energies.push_back(e);
     g0 = g1;
   }
-  PetscCheck((int)energies->size() == bandCount(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "unfolding at k = (%g, %g, %g) gave %zu primitive bands, expected %d", k[0], k[1], k[2], energies->size(),
-             bandCount());
+  PetscCheck((int)states->energies.size() == bandCount(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "unfolding at k = (%g, %g, %g) gave %zu primitive bands, expected %d", k[0], k[1], k[2],
+             states->energies.size(), bandCount());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BulkBands::At(KPoint k, std::vector<double> *energies) const {
+  PrimitiveStates states;
+  PetscFunctionBeginUser;
+  PetscCall(States(k, &states));
+  *energies = std::move(states.energies);
   PetscFunctionReturn(0);
 }
 

@@ -67,6 +67,15 @@ public:
                                const std::array<double, 6> &eps = {0, 0, 0, 0, 0, 0});
   // All primitive band energies at k (eV, absolute, ascending); exactly bandCount() of them.
   PetscErrorCode At(KPoint k, std::vector<double> *energies) const;
+  // The primitive states at k: each degenerate group of the cubic cell's eigenvectors V projected by P(k), its range
+  // (of dimension the group's multiplicity) orthonormalised; in the cubic cell's basis at k, as cell() builds H(k).
+  struct PrimitiveStates {
+    std::vector<double> energies;     // bandCount() of them, eV, absolute, ascending
+    std::vector<PetscScalar> vectors; // column j (rows entries) belongs to energies[j]
+    PetscInt rows = 0;                // rows of the cubic cell's H
+  };
+  PetscErrorCode States(KPoint k, PrimitiveStates *states) const;
+  const BulkCell &cell() const { return cell_; }
   int bandCount() const { return 2 * model().blockSize(); }
   int valenceBands() const { return 4 * (model().spin_orbit ? 2 : 1); }     // 4 per atom pair, x2 with spin
   double latticeConstant() const { return model().materials[0].a_lattice; } // Angstrom

@@ -1,16 +1,34 @@
 #pragma once
-// The Kane energy of a material from its tight-binding set, gauge-free: at Gamma of the periodic 8-atom cell,
-//   E_P = (1/m0) sum_{c, v} |<c|p_x|v>|^2 = sum |M_x(c, v)|^2 / (2 hbar^2 / 2m0),
-// over the two states of the lowest conduction level that couples to the valence band's p manifold (Gamma6: the
-// states folded in from X couple to nothing, p conserving k) and the six states of that manifold (the top of the
-// valence band: heavy, light and split-off holes), with M_x = <c|[H, x]|v> of the bonds (operator/BondCommutator;
-// no intra-atomic terms). Not collective (every rank computes the same).
+// The momentum matrix elements between the bulk band edges, gauge-free: at a k of the primitive (fcc) zone,
+//   P_a(k) = (1/m0) sum_{c, v} |<c|p_a|v>|^2 = sum |M_a(c, v)|^2 / (2 hbar^2 / 2m0)  (eV, a = x, y, z),
+// with M_a = <c|[H, r_a]|v> of the bonds (operator/BondCommutator; no intra-atomic terms) between the primitive
+// states at k (BulkBands::States), c over the lowest conduction band (two states with spin) and v over the top
+// three valence bands (six with spin: the heavy, light and split-off holes at Gamma), each set completed to whole
+// degenerate groups so that the sums do not depend on the basis inside a level.
+// At Gamma, where the lowest conduction level of a zincblende crystal is Gamma6, P_x = P_y = P_z is the Kane
+// energy E_P. Not collective (every rank computes the same), except BandEdgeMomentaAlongPath.
 #include <petscsys.h>
 
+#include <array>
+#include <vector>
+
+#include "bulk/BandStructure.hpp"
 #include "model/TightBindingModel.hpp"
 
 namespace tbpeta {
 
+struct BandEdgeMomentum {
+  std::array<double, 3> p{0, 0, 0}; // (1/m0) sum |<c|p_a|v>|^2, eV
+  int valence = 0;                  // states in the valence set
+  int conduction = 0;               // states in the conduction set
+};
+
+PetscErrorCode BandEdgeMomentumAt(const BulkBands &bands, KPoint k, BandEdgeMomentum *out);
+// At every sample, the samples shared round-robin over the ranks of comm and gathered on all. Collective.
+PetscErrorCode BandEdgeMomentaAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples,
+                                        std::vector<BandEdgeMomentum> *out);
+// E_P of one material of a model (needs spin-orbit; refuses a crystal whose lowest conduction level at Gamma is not
+// a Kramers pair, such as silicon's p-like Gamma15).
 PetscErrorCode KaneEnergy(const TightBindingModel &model, int material, double *ep);
 
 } // namespace tbpeta
