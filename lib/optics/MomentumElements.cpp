@@ -9,23 +9,25 @@ PetscErrorCode ComputeMomentumElements(const BondCommutator &C, Mat H, const std
                                        const std::vector<size_t> &valence, const StateReader &read,
                                        MomentumElements *out) {
   const LogEvents *ev;
-  OwnedVec xv, xc, y[3];
+  OwnedVec xv, xc, y;
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->momentum, 0, 0, 0, 0));
   out->conduction = conduction, out->valence = valence;
   out->value.assign(conduction.size() * valence.size(), {});
   PetscCall(MatCreateVecs(H, xv.out(), xc.out()));
-  for (OwnedVec &v : y) PetscCall(VecDuplicate(xv, v.out()));
+  PetscCall(VecDuplicate(xv, y.out()));
+  // One axis at a time, so that a single C_a |v> is held: the conduction states are read once per axis.
   for (size_t iv = 0; iv < valence.size(); ++iv) {
     PetscCall(read(valence[iv], xv));
-    for (int a = 0; a < 3; ++a) PetscCall(C.Apply(a, xv, y[a]));
-    for (size_t ic = 0; ic < conduction.size(); ++ic) {
-      PetscCall(read(conduction[ic], xc));
-      Vec ys[3] = {y[0], y[1], y[2]};
-      PetscScalar m[3];
-      PetscCall(VecMDot(xc, 3, ys, m)); // m[a] = y_a^H x_c, the conjugate of <c| C_a |v> = x_c^H y_a
-      for (int a = 0; a < 3; ++a) out->value[ic * valence.size() + iv][a] = PetscConj(m[a]);
+    for (int a = 0; a < 3; ++a) {
+      PetscCall(C.Apply(a, xv, y));
+      for (size_t ic = 0; ic < conduction.size(); ++ic) {
+        PetscScalar m;
+        PetscCall(read(conduction[ic], xc));
+        PetscCall(VecDot(y, xc, &m)); // x_c^H y = <c| C_a |v>
+        out->value[ic * valence.size() + iv][a] = m;
+      }
     }
   }
   PetscCall(PetscLogEventEnd(ev->momentum, 0, 0, 0, 0));

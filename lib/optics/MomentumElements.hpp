@@ -1,8 +1,9 @@
 #pragma once
 // The interband momentum matrix elements of the states a solve found: M_a(c, v) = <c| C_a |v> (eV nm), C_a the
 // bond-weighted commutator [H, r_a] (operator/BondCommutator), so that <c|p_a|v> = (i m0 / hbar) M_a(c, v).
-// Each valence state takes C_x, C_y and C_z once (6 products of H) and every conduction state's vector is read once
-// per valence state: the states stay in the solver, and kMomentumVectors vectors of H's size are held besides.
+// Each valence state takes C_x, C_y and C_z once (6 products of H), one at a time, and every conduction state's vector
+// is read once per valence state and axis: the states stay in the solver, and kMomentumVectors vectors of H's size
+// are held besides: one more than the Lanczos recurrence, which has freed its three by then.
 #include <petscmat.h>
 
 #include <array>
@@ -14,9 +15,9 @@
 
 namespace tbpeta {
 
-// Vectors of H's size held while the elements are computed: a valence and a conduction state, C_x, C_y, C_z of the
-// valence state, and the commutator's work vector.
-inline constexpr PetscInt kMomentumVectors = 6;
+// Vectors of H's size held while the elements are computed: a valence and a conduction state, C_a of the valence
+// state, and the commutator's work vector.
+inline constexpr PetscInt kMomentumVectors = 4;
 
 // Writes state k's vector (normalised) into x. Collective.
 using StateReader = std::function<PetscErrorCode(size_t k, Vec x)>;
