@@ -273,19 +273,18 @@ PetscErrorCode CheckPlotScript(MPI_Comm comm, const char *script) {
   PetscFunctionReturn(0);
 }
 
-// -kane: E_P on one line, and the band edges' momentum elements at every sample for the CSV.
-PetscErrorCode KaneEnergyAndMomenta(MPI_Comm comm, const TightBindingModel &model, const BulkBands &bands,
-                                    const std::vector<PathSample> &samples, std::vector<BandEdgeMomentum> *momenta) {
+// -kane: E_P of the crystal as given (under its strain) on one line, and the band edges' momentum elements at every
+// sample for the CSV.
+PetscErrorCode KaneEnergyAndMomenta(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples,
+                                    std::vector<BandEdgeMomentum> *momenta) {
   double ep;
+  bool defined;
   PetscFunctionBeginUser;
-  const auto &p = model.materials[0];
-  if (p.anion == p.cation) // silicon's lowest conduction level at Gamma is p-like (Gamma15)
-    PetscCall(PetscPrintf(comm, "Kane energy: none for a diamond crystal (no s-like conduction level at G); the CSV "
-                                "holds the band edges' momentum elements\n"));
-  else {
-    PetscCall(KaneEnergy(model, 0, &ep));
-    PetscCall(PetscPrintf(comm, "Kane energy E_P = %.3f eV\n", ep));
-  }
+  PetscCall(KaneEnergy(bands, &ep, &defined));
+  if (defined) PetscCall(PetscPrintf(comm, "Kane energy E_P = %.3f eV\n", ep));
+  else
+    PetscCall(PetscPrintf(comm, "Kane energy: none (no s-like conduction pair at G facing the six p states, as in a "
+                                "diamond crystal); the CSV holds the band edges' momentum elements\n"));
   PetscCall(BandEdgeMomentaAlongPath(comm, bands, samples, momenta));
   PetscFunctionReturn(0);
 }
@@ -359,7 +358,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   PetscCall(AnalyzeBands(bands, path, samples, energies, &analysis));
   PetscCall(PrintSummary(comm, bands, path, samples.size(), analysis));
   std::vector<BandEdgeMomentum> momenta;
-  if (kane) PetscCall(KaneEnergyAndMomenta(comm, model, bands, samples, &momenta));
+  if (kane) PetscCall(KaneEnergyAndMomenta(comm, bands, samples, &momenta));
 
   PetscCall(WriteCsv(comm, csv, samples, energies, analysis.vbm, momenta));
   PetscCall(PetscPrintf(comm, "wrote %s\n", csv));

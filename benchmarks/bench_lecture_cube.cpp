@@ -129,8 +129,11 @@ PetscErrorCode PrintFigure(MPI_Comm comm, const SystemSpec &spec, const Measured
     return PetscPrintf(comm, "  %-44s %-18s %s\n", what, Minutes(seconds).c_str(), note.c_str());
   };
   char note[192];
+  PetscCall(PetscPrintf(
+      comm, "\nstructure and H built in %.1f s; %" PetscInt_FMT " steps, %" PetscInt_FMT " products of H in %.1f s\n",
+      m.build_s, m.steps, m.products, m.solve_s));
   PetscCall(
-      PetscPrintf(comm, "\n3,000 Lanczos steps on this cube (%lld atoms, %" PetscInt_FMT " rows):\n", m.atoms, m.rows));
+      PetscPrintf(comm, "3,000 Lanczos steps on this cube (%lld atoms, %" PetscInt_FMT " rows):\n", m.atoms, m.rows));
   std::snprintf(note, sizeof note,
                 "%.3f s per step, %" PetscInt_FMT " steps run; %.1f MB peak on the largest rank, %.1f MB in all",
                 m.perStep(), m.steps, m.peak_mb, m.total_mb);

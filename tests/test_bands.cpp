@@ -198,11 +198,17 @@ TEST(Bands, BandEdgeMomentaAreOfThePrimitiveK) {
   ASSERT_EQ(ModelFromOptions("-params nemo3d -material GaAs", &model), 0);
   ASSERT_EQ(BulkBands::Create(model, 0, &bands), 0);
   ASSERT_EQ(BandEdgeMomentumAt(bands, {0, 0, 0}, &g), 0);
-  ASSERT_EQ(KaneEnergy(model, 0, &ep), 0);
+  bool defined = false;
+  ASSERT_EQ(KaneEnergy(bands, &ep, &defined), 0);
+  EXPECT_TRUE(defined);
   EXPECT_EQ(g.valence, 6);
   EXPECT_EQ(g.conduction, 2);
   for (double p : g.p) EXPECT_NEAR(p / ep, 1, 1e-10);
   EXPECT_NEAR(ep, 23.639, 1e-3); // docs/optics.md's table
+  BulkBands si;
+  ASSERT_EQ(Bands("-params jancu1998 -material Si", &si), 0);
+  ASSERT_EQ(KaneEnergy(si, &ep, &defined), 0);
+  EXPECT_FALSE(defined); // silicon's lowest conduction level at Gamma is p-like
   PetscOptionsClear(nullptr);
 }
 

@@ -27,8 +27,9 @@ PetscErrorCode BandEdgeMomentumAt(const BulkBands &bands, KPoint k, BandEdgeMome
 // At every sample, the samples shared round-robin over the ranks of comm and gathered on all. Collective.
 PetscErrorCode BandEdgeMomentaAlongPath(MPI_Comm comm, const BulkBands &bands, const std::vector<PathSample> &samples,
                                         std::vector<BandEdgeMomentum> *out);
-// E_P of one material of a model (needs spin-orbit; refuses a crystal whose lowest conduction level at Gamma is not
-// a Kramers pair, such as silicon's p-like Gamma15).
-PetscErrorCode KaneEnergy(const TightBindingModel &model, int material, double *ep);
+// E_P of the crystal of `bands` (under its strain, if any): P_x at Gamma. Needs spin-orbit (refused otherwise).
+// *defined is false, and *ep 0, where no s-like conduction pair faces the p manifold: a diamond crystal (silicon's
+// lowest conduction level at Gamma is the p-like Gamma15), or sets of other sizes than 6 + 2 states.
+PetscErrorCode KaneEnergy(const BulkBands &bands, double *ep, bool *defined);
 
 } // namespace tbpeta
