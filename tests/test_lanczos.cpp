@@ -25,6 +25,8 @@
 
 using namespace tbpeta;
 using tbpeta::lanczos::LanczosReport;
+using tbpeta::lanczos::LogChristoffel;
+using tbpeta::lanczos::StatesRecord;
 using tbpeta::test::Quietly;
 
 namespace {
@@ -936,6 +938,128 @@ TEST(Lanczos, BulkGamma8IsFourfold) {
   EXPECT_TRUE(run.report.passes.multiplicity_complete);
   MatDestroy(&H);
   PetscOptionsClear(nullptr);
+}
+
+namespace {
+
+// The levels of a sorted list as (value, states): states closer than `tol` are one level.
+std::vector<std::pair<double, int>> Levels(const std::vector<double> &v, double tol) {
+  std::vector<std::pair<double, int>> out;
+  for (double x : v)
+    if (!out.empty() && x - out.back().first < tol) ++out.back().second;
+    else out.push_back({x, 1});
+  return out;
+}
+
+} // namespace
+
+// Symmetric structures get the multiplicities of a dense solve, level by level, around the gap: a superlattice of
+// InAs spheres centred on a cation (periodic, k = 0: point group Td, whose double group has fourfold levels) and an
+// open GaAs box of whole cells (C3v: Kramers pairs only). Every level of the dense spectrum between the lowest and the
+// highest state returned is there, with its multiplicity.
+TEST(Lanczos, SymmetricStructuresHaveTheDenseMultiplicities) {
+  TBPETA_ASSERT_RANKS();
+  struct Case {
+    const char *structure;
+    int largest; // the largest multiplicity among the levels around the gap
+  };
+  for (const Case &c : {Case{"-cells 2,2,2 -periodic 1,1,1 -material GaAs -dot_material InAs -dot_radius 0.5", 4},
+                        Case{"-cells 2,2,2 -periodic 0,0,0 -material GaAs", 2}}) {
+    SCOPED_TRACE(c.structure);
+    TightBindingSystem sys;
+    Mat H;
+    double vbm, cbm;
+    std::vector<double> dense;
+    ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, std::string("-params klimeck2000 ") + c.structure, &sys),
+              0);
+    ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
+    ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+    NemoRun run;
+    ASSERT_EQ(SolveNemo(H, 0.5 * (vbm + cbm), "-eps_nev 8 -eps_nemo_valence 4", &run), 0);
+    ASSERT_EQ(AllEigenvalues(H, &dense), 0);
+    std::vector<double> found = run.states.values;
+    std::sort(found.begin(), found.end());
+    ASSERT_GE(found.size(), 8u) << run.states.solver;
+    std::vector<double> window;
+    for (double e : dense)
+      if (e > found.front() - 1e-7 && e < found.back() + 1e-7) window.push_back(e);
+    const auto want = Levels(window, 1e-7), got = Levels(found, 1e-7);
+    ASSERT_EQ(got.size(), want.size());
+    int largest = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_NEAR(got[i].first, want[i].first, 1e-8) << i;
+      EXPECT_EQ(got[i].second, want[i].second) << "level " << want[i].first << " eV";
+      largest = std::max(largest, want[i].second);
+    }
+    EXPECT_EQ(largest, c.largest);
+    for (double r : run.states.residuals) EXPECT_LT(r, 1e-8);
+    EXPECT_TRUE(run.report.passes.multiplicity_complete);
+    MatDestroy(&H);
+    PetscOptionsClear(nullptr);
+  }
+}
+
+// The Christoffel function of T bounds the start vector's weight at any energy whatever the step, and is that weight
+// once the Krylov space is the whole space: on diag(e) with exact Lanczos (full reorthogonalisation), at every
+// eigenvalue it decreases with the steps towards b_k^2 and equals it at the last.
+TEST(Lanczos, ChristoffelFunctionBoundsTheStartWeight) {
+  const int n = 40;
+  std::vector<double> e(n), b(n), alpha, beta;
+  double norm2 = 0;
+  for (int k = 0; k < n; ++k)
+    e[k] = -1 + 2.0 * k / (n - 1) + 0.01 * std::sin(7.0 * k), b[k] = 1 + 0.5 * std::cos(3.0 * k);
+  for (double x : b) norm2 += x * x;
+  ExactLanczos(e, b, n, &alpha, &beta);
+  for (int k = 0; k < n; k += 3) {
+    const double weight = b[k] * b[k] / norm2;
+    double before = 1;
+    for (int m : {5, 10, 20, 30, n - 1}) {
+      const double bound = std::exp(LogChristoffel(alpha, beta, m, e[k]));
+      EXPECT_GE(bound, weight * (1 - 1e-8)) << "level " << k << ", step " << m;
+      EXPECT_LE(bound, before * (1 + 1e-9)) << "level " << k << ", step " << m;
+      before = bound;
+    }
+    EXPECT_NEAR(before / weight, 1.0, 1e-8) << "level " << k;
+  }
+}
+
+// A restarted pass stops once the Christoffel bound has decided every level (-eps_nemo_multiplicity_bound, the
+// default) and returns what the pass of fixed length returns: the small dot (Kramers pairs only: the pass adds
+// nothing, and the states are the same bit for bit) and the Td superlattice (a fourfold level completed by the pass).
+TEST(Lanczos, RestartedPassStopsOnTheChristoffelBound) {
+  TBPETA_ASSERT_RANKS();
+  for (const char *structure : {"", "-periodic 1,1,1 -material GaAs -dot_material InAs -dot_radius 0.5"}) {
+    SCOPED_TRACE(structure);
+    TightBindingSystem sys;
+    Mat H;
+    double vbm, cbm;
+    const std::string options = *structure ? std::string("-params klimeck2000 -cells 2,2,2 ") + structure : kDot;
+    ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
+    ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
+    ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+    NemoRun bound, fixed;
+    ASSERT_EQ(SolveNemo(H, 0.5 * (vbm + cbm), "-eps_nev 8 -eps_nemo_valence 4", &bound), 0);
+    ASSERT_EQ(
+        SolveNemo(H, 0.5 * (vbm + cbm), "-eps_nev 8 -eps_nemo_valence 4 -eps_nemo_multiplicity_bound false", &fixed),
+        0);
+    const StatesRecord &pb = bound.report.passes, &pf = fixed.report.passes;
+    ASSERT_EQ(bound.states.values.size(), fixed.states.values.size());
+    for (size_t i = 0; i < bound.states.values.size(); ++i) {
+      EXPECT_NEAR(bound.states.values[i], fixed.states.values[i], 1e-10) << i;
+      EXPECT_LT(bound.states.residuals[i], 1e-8) << i;
+      if (pf.extra_states == 0) EXPECT_EQ(bound.states.residuals[i], fixed.states.residuals[i]) << i;
+    }
+    EXPECT_EQ(pb.extra_states, pf.extra_states);
+    EXPECT_EQ(pb.multiplicity_passes, pf.multiplicity_passes);
+    EXPECT_LT(pb.multiplicity_steps, pf.multiplicity_steps);
+    EXPECT_TRUE(pb.multiplicity_complete);
+    if (*structure) EXPECT_GT(pb.extra_states, 0); // the fourfold levels' second pairs
+    if (tbpeta::test::commRank() == 0)
+      std::printf("restarted passes: %d steps with the bound, %d of fixed length\n", (int)pb.multiplicity_steps,
+                  (int)pf.multiplicity_steps);
+    MatDestroy(&H);
+    PetscOptionsClear(nullptr);
+  }
 }
 
 // The fused step (the product with the step's first vector pass, -hamiltonian shell and stored_blocks) and the lazy

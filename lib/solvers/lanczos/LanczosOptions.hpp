@@ -18,6 +18,7 @@ struct LanczosOptions {
   unsigned long long seed = 1;
   double tol = 1e-10;               // relative convergence tolerance on beta_{m+1} |s_m| (relative to T's scale)
   PetscInt multiplicity_passes = 4; // restarted passes for degeneracy beyond Kramers (0: Kramers only)
+  bool multiplicity_bound = true;   // a restarted pass stops once the Christoffel bound decides its levels
   bool vectors = true;              // false: eigenvalues only (no second pass, no restarted passes)
   std::string checkpoint;           // the checkpoint file of the passes (empty: none; LanczosCheckpoint)
   PetscInt checkpoint_every = 1000; // steps of the first pass between checkpoint writes

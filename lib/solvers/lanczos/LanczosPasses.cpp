@@ -116,6 +116,11 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
     const bool last = m >= spec.max_steps;
     if (m % spec.check_every != 0 && !last && !res->invariant && !loaded) continue;
     PetscCall(CheckT(spec, m, loaded, &prev, &have_prev, res, &done));
+    if (spec.enough && !done) {
+      bool stop = false;
+      PetscCall(spec.enough(alpha, beta, &stop));
+      done = stop;
+    }
     // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
     PetscCheck(!loaded || !res->has_states || done, r.comm, PETSC_ERR_USER_INPUT,
                "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());

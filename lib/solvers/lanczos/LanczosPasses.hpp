@@ -41,7 +41,9 @@ struct PassSpec {
   PetscInt checkpoint_every = 1000;
   PetscInt ritz_batch = 4; // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
-  Progress *progress = nullptr;                                   // progress lines of a long pass (may be null)
+  // At each check after the pass's own test: *stop ends the pass there (may be empty).
+  std::function<PetscErrorCode(const std::vector<double> &alpha, const std::vector<double> &beta, bool *stop)> enough;
+  Progress *progress = nullptr; // progress lines of a long pass (may be null)
 };
 
 struct PassResult {

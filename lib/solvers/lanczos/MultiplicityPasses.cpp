@@ -79,6 +79,49 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
   PetscFunctionReturn(0);
 }
 
+// Whether a restarted pass has decided every level found so far, so that it may stop before its fixed length:
+//  - at each level, either no direction the start vector reaches (squared weight >= kStartWeightFloor / N, what the
+//    pass would accept) can lie there whatever the pass did next: the Christoffel function of T at the level (and
+//    half and one level tolerance either side) is below that weight, and it bounds the start vector's weight in the
+//    eigenspace there for ever; or the pass has converged a value there that the start vector reaches (a new
+//    direction);
+//  - and no value of T in the window that the start vector reaches is unconverged.
+// Both at two consecutive checks, as the first pass's levels.
+class LevelsDecided {
+public:
+  LevelsDecided(std::vector<double> values, double level_tol, double rows, const PassResult &pass)
+      : tol_(level_tol), log_floor_(std::log(kStartWeightFloor / rows)), pass_(pass) {
+    std::sort(values.begin(), values.end());
+    for (double v : values)
+      if (levels_.empty() || v - levels_.back() > level_tol) levels_.push_back(v);
+  }
+  PetscErrorCode Check(const std::vector<double> &alpha, const std::vector<double> &beta, bool *stop) {
+    const int m = (int)alpha.size();
+    bool all = true;
+    for (const Level &l : pass_.chk.wanted) all = all && (!l.reached || l.converged);
+    for (size_t i = 0; all && i < levels_.size(); ++i) all = Bounded(alpha, beta, m, levels_[i]) || NewAt(levels_[i]);
+    *stop = all && previous_;
+    previous_ = all;
+    return 0;
+  }
+
+private:
+  bool Bounded(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double level) const {
+    for (double d : {-1.0, -0.5, 0.0, 0.5, 1.0})
+      if (LogChristoffel(alpha, beta, m, level + d * tol_) >= log_floor_) return false;
+    return true;
+  }
+  bool NewAt(double level) const {
+    for (const Level &l : pass_.chk.wanted)
+      if (l.reached && l.converged && std::fabs(l.value - level) <= tol_) return true;
+    return false;
+  }
+  std::vector<double> levels_;
+  double tol_, log_floor_;
+  const PassResult &pass_;
+  bool previous_ = false;
+};
+
 // One restarted pass p; *added: the states it added.
 PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec,
                              const PassResult &first, PetscInt p, StateColumns *st, StatesRecord *rep, int *added) {
@@ -104,6 +147,11 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
   // converges in about as many steps.
   sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
+  LevelsDecided decided(st->values, level_tol, (double)N, pass);
+  if (opts.multiplicity_bound)
+    sp.enough = [&](const std::vector<double> &a, const std::vector<double> &b, bool *stop) {
+      return decided.Check(a, b, stop);
+    };
   PetscCall(FirstPass(r, sp, &pass));
   rep->multiplicity_steps += (PetscInt)pass.alpha.size();
   PetscCall(NewDirections(pass, 10 * LevelResolution(opts.tol, scale), N, &fresh));

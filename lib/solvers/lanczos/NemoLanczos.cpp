@@ -37,7 +37,8 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   EPS_Nemo *ctx = NemoCtx(eps);
   LanczosOptions &o = ctx->opts;
   PetscInt seed = (PetscInt)o.seed, valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
-  PetscBool vectors = o.vectors ? PETSC_TRUE : PETSC_FALSE, ck_set = PETSC_FALSE, valence_set = PETSC_FALSE;
+  PetscBool vectors = o.vectors ? PETSC_TRUE : PETSC_FALSE, bound = o.multiplicity_bound ? PETSC_TRUE : PETSC_FALSE,
+            ck_set = PETSC_FALSE, valence_set = PETSC_FALSE;
   char ck[PETSC_MAX_PATH_LEN];
   const std::string p = OptionPrefix(eps);
   MPI_Comm comm = PetscObjectComm((PetscObject)eps);
@@ -54,6 +55,10 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes",
                             "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO",
                             o.multiplicity_passes, &o.multiplicity_passes, nullptr));
+  PetscCall(PetscOptionsBool("-eps_nemo_multiplicity_bound",
+                             "A restarted pass stops once the Christoffel function of its tridiagonal bounds the start "
+                             "vector's weight at every level below the floor (false: it runs its fixed length)",
+                             "EPSNEMO", bound, &bound, nullptr));
   PetscCall(PetscOptionsBool("-eps_nemo_vectors",
                              "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO",
                              vectors, &vectors, nullptr));
@@ -81,7 +86,7 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
              "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
   PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
   if (valence_set) ctx->valence = valence;
-  o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck;
+  o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck, o.multiplicity_bound = bound;
   PetscFunctionReturn(0);
 }
 

@@ -279,4 +279,19 @@ PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<d
   PetscFunctionReturn(0);
 }
 
+double LogChristoffel(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double x) {
+  // The polynomials grow geometrically where x lies in a gap of the measure: they are kept divided by exp(log_scale),
+  // and the sum with them.
+  double prev = 0, cur = 1, sum = 1, log_scale = 0;
+  for (int j = 0; j < m && beta[j + 1] > 0; ++j) {
+    const double next = ((x - alpha[j]) * cur - beta[j] * prev) / beta[j + 1];
+    prev = cur, cur = next;
+    sum += cur * cur;
+    if (std::fabs(cur) > 1e100) {
+      prev *= 1e-100, cur *= 1e-100, sum *= 1e-200, log_scale += 100 * std::log(10.0);
+    }
+  }
+  return -(std::log(sum) + 2 * log_scale);
+}
+
 } // namespace tbpeta::lanczos

@@ -74,4 +74,10 @@ PetscErrorCode RitzCoefficients(const std::vector<double> &alpha, const std::vec
 PetscErrorCode StartWeight(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double value,
                            double near, double *weight);
 
+// log of the Christoffel function of T_m at x: -log sum_{j<=m} p_j(x)^2, p_j the orthonormal polynomials of the start
+// vector's spectral measure (the Lanczos recurrence in x: beta_{j+1} p_j = (x - alpha_j) p_{j-1} - beta_j p_{j-2}).
+// Whatever m, the start vector's squared weight in the eigenspace of H at x is at most exp(this) (the Christoffel
+// function's extremal property: min over polynomials q of degree <= m with q(x) = 1 of the integral of q^2).
+double LogChristoffel(const std::vector<double> &alpha, const std::vector<double> &beta, int m, double x);
+
 } // namespace tbpeta::lanczos
