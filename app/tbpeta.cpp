@@ -27,6 +27,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "operator/Hamiltonian.hpp"
 #include "solvers/EigenSolve.hpp"
 #include "solvers/folded/FoldedSpectrum.hpp"
+#include "solvers/lanczos/NemoLanczos.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "study/ComparisonReport.hpp"
 #include "study/SolverComparison.hpp"
@@ -126,7 +127,11 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   else if (rs.compare)
     PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
-  else PetscCall(EstimateVectorsHeld(eps, &nvec));
+  else {
+    const bool pairs = rs.sys.model.spin_orbit && rs.sys.lattice.timeReversalInvariant(rs.sys.spec.cell.k);
+    PetscCall(EPSNemoSetKramersPairs(eps, pairs ? PETSC_TRUE : PETSC_FALSE));
+    PetscCall(EstimateVectorsHeld(eps, &nvec));
+  }
   if (rs.optics.on) { // after the solve: its states, and the momentum elements' vectors beside them
     PetscCall(CheckOpticsSolver(eps));
     PetscInt nev;

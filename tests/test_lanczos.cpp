@@ -733,6 +733,59 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
   PetscOptionsClear(nullptr);
 }
 
+// With Kramers pairs a pair holds one vector: its partner Θx is formed when it is read. An operator of "atoms" of 2
+// rows (up, down) with e_a on both, time-reversal symmetric (Kramers block 2): the bands of
+// HoldsThreeVectorsAndTheStates, and near the gap three atoms at -0.4 (a 6-fold level), one at -0.5 and at -0.6, two
+// at 0.6 (4-fold) and one at 0.7. The first pass finds the 5 levels once (10 states with their partners, 5 vectors,
+// in the EPS's 10 columns), the restarted passes the other two pairs of -0.4 and the other pair of 0.6 (3 more
+// columns), and the whole levels asked for are -0.4 and 0.6: no vector beyond the 3 + 10 + the window of 2, the
+// estimate. Before, each new direction and its partner held a vector of its own beyond the columns (21 vectors).
+TEST(Lanczos, HoldsOneVectorPerKramersPair) {
+  TBPETA_ASSERT_RANKS();
+  Tracking on;
+  if (!AllocationTrackerActive())
+    GTEST_SKIP() << "PETSc's debugging allocator is on (-malloc_debug): nothing is measured";
+  const int size = tbpeta::test::commSize(), rank = tbpeta::test::commRank(), copies = 64;
+  std::vector<double> atoms; // per atom, on every rank the same list
+  for (int k = 0; k < 150; ++k)
+    for (int c = 0; c < copies; ++c)
+      atoms.push_back(-10 + 9 * k / 149.0 + 0.002 * std::sin(3.0 * k)),
+          atoms.push_back(1 + 9 * k / 149.0 + 0.002 * std::cos(2.0 * k));
+  std::vector<double> mine = atoms; // this rank's atoms: the bands, and on rank 0 the degenerate levels
+  if (rank == 0)
+    for (double x : {-0.4, -0.4, -0.4, -0.5, -0.6, 0.6, 0.6, 0.7}) mine.push_back(x);
+  Mat A;
+  const PetscInt n = 2 * (PetscInt)mine.size();
+  PetscInt rstart;
+  ASSERT_EQ(MatCreateAIJ(PETSC_COMM_WORLD, n, n, PETSC_DETERMINE, PETSC_DETERMINE, 1, nullptr, 0, nullptr, &A), 0);
+  ASSERT_EQ(MatGetOwnershipRange(A, &rstart, nullptr), 0);
+  for (PetscInt i = 0; i < n; ++i) ASSERT_EQ(MatSetValue(A, rstart + i, rstart + i, mine[i / 2], INSERT_VALUES), 0);
+  ASSERT_EQ(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), 0);
+  ASSERT_EQ(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), 0);
+  OperatorProperties props;
+  props.rows_per_atom = props.kramers_block = 2;
+  props.has_entries = true;
+  ASSERT_EQ(MatGetSize(A, &props.rows, nullptr), 0);
+  ASSERT_EQ(OperatorSetProperties(A, props, false), 0);
+  NemoRun run;
+  MemoryMeter meter;
+  ASSERT_EQ(SolveNemo(A, 0.1, "-eps_nev 10 -eps_nemo_valence 6", &run, &meter), 0);
+  ASSERT_EQ(run.states.values.size(), 10u) << run.states.solver;
+  for (size_t i = 0; i < 10; ++i) {
+    EXPECT_NEAR(run.states.values[i], i < 6 ? -0.4 : 0.6, 1e-10) << i;
+    EXPECT_LT(run.states.residuals[i], 1e-8) << i;
+  }
+  EXPECT_LT(Orthonormality(A, run), 1e-10);
+  EXPECT_EQ(run.report.passes.extra_states, 6);
+  EXPECT_EQ(run.states.vectors_held, 3 + 10 + 2);
+  PetscInt estimate = -1;
+  ASSERT_EQ(EstimateVectorsHeld(run.eps, &estimate), 0);
+  EXPECT_EQ(estimate, 3 + 10 + 2);
+  if (rank == 0) std::printf("  %d vectors held, %d ranks\n", (int)run.states.vectors_held, size);
+  MatDestroy(&A);
+  PetscOptionsClear(nullptr);
+}
+
 // A first pass stopped by its step cap and continued from the checkpoint gives the uninterrupted run, bit for bit;
 // checkpoints of another run are refused in one line.
 TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
@@ -868,6 +921,105 @@ TEST(Lanczos, CheckpointKeepsTheStatesOfEveryPass) {
   fresh();
   MatDestroy(&A);
   PetscOptionsClear(nullptr);
+}
+
+namespace {
+
+// A vector of the layout of V with entries from a hash of (seed, global row): the same on any number of ranks.
+void HashedVec(BV V, unsigned seed, Vec *x) {
+  PetscInt lo, hi;
+  PetscScalar *p;
+  BVCreateVec(V, x);
+  VecGetOwnershipRange(*x, &lo, &hi);
+  VecGetArray(*x, &p);
+  for (PetscInt i = lo; i < hi; ++i) p[i - lo] = PetscScalar(std::sin(1.3 * i + seed), std::cos(0.7 * i * seed + 1));
+  VecRestoreArray(*x, &p);
+}
+
+// Whether x and y are equal bit for bit on every rank.
+bool SameBits(Vec x, Vec y) {
+  const PetscScalar *a, *b;
+  PetscInt n;
+  int same = 1;
+  VecGetLocalSize(x, &n);
+  VecGetArrayRead(x, &a), VecGetArrayRead(y, &b);
+  for (PetscInt i = 0; i < n; ++i) same = same && a[i] == b[i];
+  VecRestoreArrayRead(x, &a), VecRestoreArrayRead(y, &b);
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, PETSC_COMM_WORLD);
+  return same;
+}
+
+} // namespace
+
+// The store holds no vector for a Kramers partner: it forms Θx when read, projects it out from x's entries, takes a
+// saved partner back as a partner (AppendCopy), lets a kept partner of a dropped state take over its slot, and at
+// the end moves every state into its column (here a cycle of three columns, and a grown BV), bit for bit.
+TEST(Lanczos, StoreHoldsNoVectorForAPartner) {
+  TBPETA_ASSERT_RANKS();
+  const PetscInt kb = 4, nloc = 64 * kb; // atoms of 4 rows (2 up, 2 down)
+  BV V;
+  ASSERT_EQ(BVCreate(PETSC_COMM_WORLD, &V), 0);
+  ASSERT_EQ(BVSetSizes(V, nloc, PETSC_DECIDE, 4), 0);
+  ASSERT_EQ(BVSetFromOptions(V), 0);
+  Vec x[3], tx[3], v, t;
+  for (unsigned i = 0; i < 3; ++i) { // orthonormal states with their partners, as eigenstates are
+    HashedVec(V, i + 1, &x[i]);
+    for (int twice = 0; twice < 2; ++twice)
+      for (unsigned k = 0; k < i; ++k)
+        for (Vec y : {x[k], tx[k]}) {
+          PetscScalar d;
+          VecDot(x[i], y, &d);
+          VecAXPY(x[i], -d, y);
+        }
+    VecNormalize(x[i], nullptr);
+    BVCreateVec(V, &tx[i]);
+    lanczos::KramersPartner(x[i], tx[i], kb);
+  }
+  BVCreateVec(V, &t);
+  {
+    lanczos::StateColumns st(V, true, kb);
+    PetscInt first, k;
+    ASSERT_EQ(st.Append(3, &first), 0);
+    for (PetscInt j = 0; j < 3; ++j) {
+      lanczos::Column c(st, j);
+      VecCopy(x[j], c.vec());
+      st.values[j] = 0.1 * j;
+    }
+    ASSERT_EQ(st.AppendPartner(0, &k), 0);
+    ASSERT_EQ(st.AppendPartner(2, &k), 0);
+    ASSERT_EQ(st.AppendCopy(tx[1], 0.1, 0.0), 0); // the partner of state 1, as a checkpoint gives it back
+    EXPECT_EQ(st.count(), 6);
+    EXPECT_EQ(st.Stored(), 3);
+    EXPECT_TRUE(st.IsPartner(5));
+    {
+      lanczos::Column c(st, 3);
+      EXPECT_TRUE(SameBits(c.vec(), tx[0]));
+    }
+    // Orthogonal to every state and partner after the projection.
+    HashedVec(V, 9, &v);
+    PetscReal left;
+    ASSERT_EQ(st.Orthogonalise(v, {{0, 6}}, &left), 0);
+    for (Vec y : {x[0], x[1], x[2], tx[0], tx[1], tx[2]}) {
+      PetscScalar d;
+      VecDot(v, y, &d);
+      EXPECT_LT(PetscAbsScalar(d), 1e-13 * left);
+    }
+    // Drop state 0 and keep its partner: the partner takes its slot. Then [x1, x2, Θx0, Θx2, Θx1]: stored in slots
+    // 1, 2, 0 (a cycle into columns 0, 1, 2), partners formed in columns 3 and 4 of a BV grown from 4 to 5.
+    ASSERT_EQ(st.Keep({false, true, true, true, true, true}), 0);
+    EXPECT_EQ(st.count(), 5);
+    EXPECT_EQ(st.Stored(), 3);
+    EXPECT_FALSE(st.IsPartner(2));
+    ASSERT_EQ(st.MoveIntoBV(), 0);
+    const Vec want[5] = {x[1], x[2], tx[0], tx[2], tx[1]};
+    for (PetscInt j = 0; j < 5; ++j) {
+      ASSERT_EQ(BVCopyVec(V, j, t), 0);
+      EXPECT_TRUE(SameBits(t, want[j])) << "column " << j;
+    }
+  }
+  for (int i = 0; i < 3; ++i) VecDestroy(&x[i]), VecDestroy(&tx[i]);
+  VecDestroy(&v), VecDestroy(&t);
+  BVDestroy(&V);
 }
 
 // The 10^6-atom dot's crash, at its smallest: deflating a start vector against the states with 10^7 rows per rank

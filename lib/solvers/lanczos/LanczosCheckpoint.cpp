@@ -260,7 +260,7 @@ PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, Sta
   OwnedViewer vw;
   Header h;
   std::vector<double> skip, rec, values, residuals;
-  PetscInt first, rows;
+  PetscInt rows;
   PetscFunctionBeginUser;
   PetscCall(OpenBinary(comm, ck.path, FILE_MODE_READ, vw.out()));
   PetscCall(BVGetSizes(states->bv(), nullptr, &rows, nullptr));
@@ -271,12 +271,11 @@ PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, Sta
   PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)RecordValues(StatesRecord{}).size(), &rec));
   PetscCall(ReadDoubles(comm, vw, ck, h.states, &values));
   PetscCall(ReadDoubles(comm, vw, ck, h.states, &residuals));
-  PetscCall(states->Append(h.states, &first));
+  OwnedVec x; // each state read here first: a Kramers partner, Θ of its state, takes no vector (StateColumns)
+  PetscCall(BVCreateVec(states->bv(), x.out()));
   for (PetscInt j = 0; j < h.states; ++j) {
-    states->values[first + j] = values[j], states->residuals[first + j] = residuals[j];
-    Column x(*states, first + j);
-    PetscCall(x.error());
-    PetscCall(VecLoad(x.vec(), vw));
+    PetscCall(VecLoad(x, vw));
+    PetscCall(states->AppendCopy(x, values[j], residuals[j]));
   }
   *record = RecordFrom(rec);
   PetscFunctionReturn(0);

@@ -275,23 +275,4 @@ PetscErrorCode Residual(Recurrence &r, Vec x, double value, double *res) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KramersPartner(Vec x, Vec y, PetscInt kb) {
-  const PetscScalar *px;
-  PetscScalar *py;
-  PetscInt n;
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &px));
-  PetscCall(VecGetArray(y, &py));
-  const PetscInt half = kb / 2;
-  for (PetscInt a = 0; a < n; a += kb)
-    for (PetscInt o = 0; o < half; ++o) {
-      py[a + o] = -PetscConj(px[a + half + o]);
-      py[a + half + o] = PetscConj(px[a + o]);
-    }
-  PetscCall(VecRestoreArray(y, &py));
-  PetscCall(VecRestoreArrayRead(x, &px));
-  PetscFunctionReturn(0);
-}
-
 } // namespace tbpeta::lanczos

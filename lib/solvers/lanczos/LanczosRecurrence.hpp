@@ -78,8 +78,4 @@ PetscErrorCode Materialise(Recurrence &r);
 // ||(H - centre) x - value x|| (x of unit norm), with r.w as scratch (a pending step is dropped).
 PetscErrorCode Residual(Recurrence &r, Vec x, double value, double *res);
 
-// y = Theta x, time reversal per atom block of kb rows (kb/2 spin-up orbitals, then kb/2 spin-down):
-// y_up = -conj(x_down), y_down = conj(x_up).
-PetscErrorCode KramersPartner(Vec x, Vec y, PetscInt kb);
-
 } // namespace tbpeta::lanczos

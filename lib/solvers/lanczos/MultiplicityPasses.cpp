@@ -177,14 +177,11 @@ PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, Pets
   PetscFunctionBeginUser;
   if (!opts.kramers_block) PetscFunctionReturn(0);
   const double value = st->values[j], residual = st->residuals[j];
-  PetscCall(st->Append(1, &k));
-  st->values[k] = value;
+  PetscCall(st->AppendPartner(j, &k));
   if (!st->vectors()) PetscFunctionReturn(0);
   {
-    Column x(*st, j), y(*st, k);
-    PetscCall(x.error());
+    Column y(*st, k); // formed from state j: no vector of its own
     PetscCall(y.error());
-    PetscCall(KramersPartner(x.vec(), y.vec(), opts.kramers_block));
     PetscCall(Residual(r, y.vec(), value, &res));
   }
   st->residuals[k] = res;

@@ -28,6 +28,7 @@ struct EPS_Nemo {
   LanczosOptions opts;              // the type's own settings; the question comes from the EPS at each solve
   PetscInt valence = PETSC_DEFAULT; // states below the target (default nev / 2)
   PetscReal centre = 0;
+  PetscInt pairs = -1; // H time-reversal symmetric with spin (Kramers pairs): 1/0, -1 not known yet
   LanczosReport report;
 };
 
@@ -165,6 +166,7 @@ PetscErrorCode EPSSetUp_Nemo(EPS eps) {
   PetscCall(EPSGetOperators(eps, &A, nullptr));
   PetscCall(OperatorGetProperties(A, &props));
   const bool pairs = props && props->kramers_block > 0;
+  ctx->pairs = pairs;
   eps->ncv = o.window_set ? 1
                           : std::max<PetscInt>(1, pairs ? 2 * ((o.nev_valence + 1) / 2 + (o.nev_conduction + 1) / 2)
                                                         : o.nev_valence + o.nev_conduction);
@@ -217,7 +219,7 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
   o.kramers_block = props ? props->kramers_block : 0;
   o.option_prefix = OptionPrefix(eps);
   o.monitor = [&](const char *, PetscInt step, const Check &chk) { return MonitorCheck(eps, ctx->centre, step, chk); };
-  lanczos::StateColumns states(eps->V, o.vectors);
+  lanczos::StateColumns states(eps->V, o.vectors, o.kramers_block);
   PetscCall(LanczosSolve(A, o, &states, &ctx->report));
   PetscCall(states.MoveIntoBV());
   const PetscInt n = states.count();
@@ -284,18 +286,23 @@ PetscErrorCode EPSNemoSetCentre_Nemo(EPS eps, PetscReal centre) {
   NemoCtx(eps)->centre = centre;
   return 0;
 }
+PetscErrorCode EPSNemoSetKramersPairs_Nemo(EPS eps, PetscBool pairs) {
+  NemoCtx(eps)->pairs = pairs ? 1 : 0;
+  return 0;
+}
 PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
   *report = &NemoCtx(eps)->report;
   return 0;
 }
 
-// The recurrence's 3 vectors and the states; with vectors the second pass's window (ritz_batch - 2 more); with
-// restarted passes also their candidates and the new states, at most about as many again (each level of the first pass
-// may have a further direction, with its partner).
+// The recurrence's 3 vectors and the states; with vectors the second pass's window (ritz_batch - 2 more). The EPS's
+// columns hold the states asked for. A Kramers pair holds one vector, so there the first pass's states leave half of
+// the columns to the new directions of the restarted passes (at most one per level); without pairs those are as many
+// again beyond the columns.
 PetscErrorCode EPSEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
   const LanczosOptions &o = NemoCtx(eps)->opts;
   *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) +
-             (o.vectors && o.multiplicity_passes > 0 ? nev : 0);
+             (o.vectors && o.multiplicity_passes > 0 && NemoCtx(eps)->pairs != 1 ? nev : 0);
   return 0;
 }
 
@@ -344,9 +351,10 @@ PetscErrorCode EPSSetProductCap_Nemo(EPS eps, PetscInt, PetscInt products) {
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C", "EPSNemoSetCentre_C",     "EPSNemoGetReport_C",
-                                         "TbEPSDescribe_C",     "TbEPSEstimateVectors_C", "TbEPSPrintWarnings_C",
-                                         "TbEPSGetTraits_C",    "TbEPSSetQuestion_C",     "TbEPSSetProductCap_C"};
+constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C",      "EPSNemoSetCentre_C", "EPSNemoGetReport_C",
+                                         "EPSNemoSetKramersPairs_C", "TbEPSDescribe_C",    "TbEPSEstimateVectors_C",
+                                         "TbEPSPrintWarnings_C",     "TbEPSGetTraits_C",   "TbEPSSetQuestion_C",
+                                         "TbEPSSetProductCap_C"};
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
@@ -376,6 +384,7 @@ PetscErrorCode EPSCreate_Nemo(EPS eps) {
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", EPSNemoSetValence_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", EPSNemoSetCentre_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", EPSNemoGetReport_Nemo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetKramersPairs_C", EPSNemoSetKramersPairs_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_Nemo));
   PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSPrintWarnings_C", EPSPrintWarnings_Nemo));
@@ -394,6 +403,12 @@ PetscErrorCode EPSNemoSetValence(EPS eps, PetscInt valence) {
 PetscErrorCode EPSNemoSetCentre(EPS eps, PetscReal centre) {
   PetscFunctionBeginUser;
   PetscTryMethod(eps, "EPSNemoSetCentre_C", (EPS, PetscReal), (eps, centre));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EPSNemoSetKramersPairs(EPS eps, PetscBool pairs) {
+  PetscFunctionBeginUser;
+  PetscTryMethod(eps, "EPSNemoSetKramersPairs_C", (EPS, PetscBool), (eps, pairs));
   PetscFunctionReturn(0);
 }
 

@@ -33,6 +33,9 @@ PetscErrorCode EPSNemoSetValence(EPS eps, PetscInt valence);
 // spectrum's [0, rho]); the eigenvalues are reported for A. A capability other types do not have: query
 // "EPSNemoSetCentre_C" to know whether an EPS takes it. Logically collective.
 PetscErrorCode EPSNemoSetCentre(EPS eps, PetscReal centre);
+// Whether H will be time-reversal symmetric with spin (Kramers pairs, one vector per pair), for the memory estimate
+// before the operator exists (EPSSetUp learns it from the operator); no effect on other types. Not collective.
+PetscErrorCode EPSNemoSetKramersPairs(EPS eps, PetscBool pairs);
 // What the last solve did (null for another type). Not collective.
 PetscErrorCode EPSNemoGetReport(EPS eps, const lanczos::LanczosReport **report);
 
