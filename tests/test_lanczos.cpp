@@ -739,7 +739,7 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
 // at 0.6 (4-fold) and one at 0.7. The first pass finds the 5 levels once (10 states with their partners, 5 vectors,
 // in the EPS's 10 columns), the restarted passes the other two pairs of -0.4 and the other pair of 0.6 (3 more
 // columns), and the whole levels asked for are -0.4 and 0.6: no vector beyond the 3 + 10 + the window of 2, the
-// estimate. Before, each new direction and its partner held a vector of its own beyond the columns (21 vectors).
+// estimate. Before, each new direction and its partner held a vector of its own beyond the columns.
 TEST(Lanczos, HoldsOneVectorPerKramersPair) {
   TBPETA_ASSERT_RANKS();
   Tracking on;
