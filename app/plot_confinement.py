@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from results_file import one_line_errors, open_results, require, save_png
+from results_file import finite_arg, one_line_errors, open_results, require, save_png
 
 PROG = "plot_confinement.py"
 
@@ -44,16 +44,6 @@ def fit(L, E):
     """(E_bulk, C) of E = E_bulk + C / L^2, least squares."""
     A = np.vstack([np.ones_like(L), 1 / L**2]).T
     return np.linalg.lstsq(A, E, rcond=None)[0]
-
-
-def energy(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not math.isfinite(v):
-        raise ValueError
-    return v
 
 
 def report(rows, vbm, cbm, nfit):
@@ -113,8 +103,12 @@ def plot(rows, vbm, cbm, fits, out):
 def main():
     p = Parser(prog=PROG, description=__doc__.split("\n")[0])
     p.add_argument("files", nargs="+")
-    p.add_argument("--vbm", type=energy, required=True, help="bulk valence band maximum (absolute eV)")
-    p.add_argument("--cbm", type=energy, required=True, help="bulk conduction band minimum (absolute eV)")
+    p.add_argument(
+        "--vbm", type=finite_arg("energy", "eV"), required=True, help="bulk valence band maximum (absolute eV)"
+    )
+    p.add_argument(
+        "--cbm", type=finite_arg("energy", "eV"), required=True, help="bulk conduction band minimum (absolute eV)"
+    )
     p.add_argument("--fit", type=int, default=3, help="fit over the N largest cubes (>= 2, default 3)")
     p.add_argument("--png", default="confinement.png", help="plot file ('none' to skip)")
     a = p.parse_args()

@@ -42,15 +42,22 @@ def require(f, path, names, hint, fail):
         fail(f"{path}: no {missing[0]}: {hint}")
 
 
-def length_arg(text):
-    """argparse type: a finite length in nm."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"invalid length {text!r}: expected a finite number of nm")
-    return v
+def finite_arg(what, unit):
+    """argparse type: a finite number (`what`, in `unit`)."""
+
+    def parse(text):
+        try:
+            v = float(text)
+        except ValueError:
+            v = float("nan")
+        if not math.isfinite(v):
+            raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: expected a finite number of {unit}")
+        return v
+
+    return parse
+
+
+length_arg = finite_arg("length", "nm")
 
 
 def nearest_plane(coords, want):

@@ -245,10 +245,11 @@ TEST(BlockHamiltonian, SolversGiveTheSameStates) {
         EXPECT_NEAR(st.values[i], ref.values[i], 1e-8) << i;
         EXPECT_LT(st.residuals[i], 1e-6) << i;
       }
-      // The same recurrence on the same numbers: the Lanczos takes the same steps and products.
+      // The same recurrence on the same numbers: the Lanczos takes the same steps, and the same products but for the
+      // restarted pass, which stops on the Christoffel bound of its T at a check that rounding may move by one.
       if (solver.empty()) {
         EXPECT_EQ(st.iterations, ref.iterations);
-        EXPECT_EQ(st.products, ref.products);
+        EXPECT_LE(std::abs(st.products - ref.products), 50);
       }
     }
   }
