@@ -86,7 +86,8 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
 //    eigenspace there for ever; or the pass has converged a value there that the start vector reaches (a new
 //    direction);
 //  - and no value of T in the window that the start vector reaches is unconverged.
-// Both at two consecutive checks, as the first pass's levels.
+// Both at two consecutive checks, as the first pass's levels. A new direction that has grown copies (no start weight
+// computed for it) decides nothing: the pass then runs to its cap.
 class LevelsDecided {
 public:
   LevelsDecided(std::vector<double> values, double level_tol, double rows, const PassResult &pass)
@@ -145,7 +146,7 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   sp.want.window_set = true, sp.want.window[0] = rep->low - 10 * level_tol,
   sp.want.window[1] = rep->high + 10 * level_tol;
   // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
-  // converges in about as many steps.
+  // converges in about as many steps. That length is the cap; the pass stops earlier once LevelsDecided says so.
   sp.min_steps = sp.max_steps = steps + std::max(opts.check_every, steps / 4);
   LevelsDecided decided(st->values, level_tol, (double)N, pass);
   if (opts.multiplicity_bound)
