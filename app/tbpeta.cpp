@@ -128,7 +128,7 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
     PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
                                         (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
   else {
-    const bool pairs = rs.sys.model.spin_orbit && rs.sys.lattice.timeReversalInvariant(rs.sys.spec.cell.k);
+    const bool pairs = KramersBlock(rs.sys.model, rs.sys.lattice, rs.sys.spec.cell.k) > 0;
     PetscCall(EPSNemoSetKramersPairs(eps, pairs ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(EstimateVectorsHeld(eps, &nvec));
   }

@@ -113,7 +113,7 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
   p.description = kind.describe(opts);
   p.has_entries = kind.has_entries;
   p.rows_per_atom = model.blockSize();
-  p.kramers_block = model.spin_orbit && s.lattice.timeReversalInvariant(k) ? model.blockSize() : 0;
+  p.kramers_block = KramersBlock(model, s.lattice, k);
   p.canonical_atoms = s.canonicalRuns();
   PetscCall(MatGetSize(H, &p.rows, nullptr));
   if (op_bytes == 0) { // a PETSc matrix: what it stores
@@ -134,6 +134,10 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
 }
 
 } // namespace
+
+PetscInt KramersBlock(const TightBindingModel &model, const ZincblendeLattice &lattice, std::array<double, 3> k) {
+  return model.spin_orbit && lattice.timeReversalInvariant(k) ? model.blockSize() : 0;
+}
 
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
                                  std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, bool check_finite) {

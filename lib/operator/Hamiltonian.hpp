@@ -25,6 +25,10 @@ PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *
 // A short description, e.g. "stored (aij)", "shell (on the fly, block cache)".
 std::string HamiltonianDescription(const HamiltonianOptions &opts);
 
+// The rows per atom of time reversal Θ when H at Bloch vector k is time-reversal symmetric with spin (spin-orbit,
+// k time-reversal invariant on the lattice): every level is a Kramers pair. 0 otherwise. Known before H is built.
+PetscInt KramersBlock(const TightBindingModel &model, const ZincblendeLattice &lattice, std::array<double, 3> k);
+
 // Builds H of the chosen kind at Bloch vector k (2 pi / a) with its OperatorProperties (kind, entries, rows per atom,
 // Kramers block when the lattice and k are time-reversal symmetric with spin-orbit, canonical numbering, size,
 // counted products), and checks it finite with one product H 1 (two vectors of H's size, freed again): a row that
