@@ -9,6 +9,7 @@
 #include <petscblaslapack.h> // after PETSc's own headers, which it needs
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -786,6 +787,22 @@ TEST(Lanczos, HoldsOneVectorPerKramersPair) {
   PetscOptionsClear(nullptr);
 }
 
+// Whether two runs' state vectors are the same bit for bit (the states in the same order).
+bool SameVectors(Mat H, const NemoRun &a, const NemoRun &b) {
+  Vec x, y;
+  bool all = a.states.values.size() == b.states.values.size();
+  MatCreateVecs(H, &x, &y);
+  for (size_t i = 0; all && i < a.states.values.size(); ++i) {
+    PetscBool same;
+    StateVector(a.eps, a.states, i, x);
+    StateVector(b.eps, b.states, i, y);
+    VecEqual(x, y, &same);
+    all = same;
+  }
+  VecDestroy(&x), VecDestroy(&y);
+  return all;
+}
+
 // A first pass stopped by its step cap and continued from the checkpoint gives the uninterrupted run, bit for bit;
 // checkpoints of another run are refused in one line.
 TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
@@ -808,6 +825,8 @@ TEST(Lanczos, CheckpointContinuesTheRunAndRefusesAnotherOne) {
   EXPECT_EQ(rest.report.beta, whole.report.beta);
   EXPECT_TRUE(rest.report.second_pass_identical);
   ASSERT_EQ(rest.states.values, whole.states.values);
+  EXPECT_EQ(rest.states.residuals, whole.states.residuals); // the second pass's vectors from the same steps of T
+  EXPECT_TRUE(SameVectors(whole.H, rest, whole));
   // A converged checkpoint: straight to the second pass.
   DotRun again;
   ASSERT_EQ(SolveDot(PETSC_COMM_WORLD, "", "-eps_nemo_multiplicity_passes 0" + ck, false, &again), 0);
@@ -919,6 +938,72 @@ TEST(Lanczos, CheckpointKeepsTheStatesOfEveryPass) {
   EXPECT_EQ(Quietly([&] { return SolveNemo(A, 0.1, question + " -eps_tol 1e-9 -eps_nemo_checkpoint " + file, &bad); }),
             PETSC_ERR_USER_INPUT);
   fresh();
+  MatDestroy(&A);
+  PetscOptionsClear(nullptr);
+}
+
+// The stage a checkpoint file holds (its header's 8th entry): 0 the first pass, 1 states, 2 a second pass under way.
+int CheckpointStage(const std::string &file) {
+  PetscViewer vw;
+  PetscInt header[9] = {0}, got = 0;
+  PetscViewerBinaryOpen(PETSC_COMM_WORLD, file.c_str(), FILE_MODE_READ, &vw);
+  PetscViewerBinaryRead(vw, header, 9, &got, PETSC_INT);
+  PetscViewerDestroy(&vw);
+  return got == 9 ? (int)header[7] : -1;
+}
+
+// A run stopped again and again (-eps_nemo_stop_after) and continued each time from its checkpoint, in its first pass,
+// inside its second pass and after its passes, ends with the uninterrupted run's states bit for bit (values,
+// residuals and vectors), on an operator whose steps leave their last vector pending (shell) and one that forms it.
+TEST(Lanczos, StoppedAndContinuedGivesTheUninterruptedRun) {
+  TBPETA_ASSERT_RANKS();
+  TightBindingSystem sys;
+  double vbm, cbm;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
+  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
+  const double gc = 0.5 * (vbm + cbm);
+  const std::string file = "lanczos-slices-np" + std::to_string(tbpeta::test::commSize()) + ".bin",
+                    question = "-eps_nev 6 -eps_nemo_valence 2 -eps_nemo_multiplicity_passes 1 ",
+                    slices =
+                        " -eps_nemo_checkpoint " + file + " -eps_nemo_checkpoint_every 40 -eps_nemo_stop_after 150";
+  for (const char *kind : {"shell", "aij"}) {
+    SCOPED_TRACE(kind);
+    Mat H;
+    HamiltonianOptions hopts;
+    hopts.kind = kind;
+    ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, hopts, &H), 0);
+    NemoRun whole;
+    ASSERT_EQ(SolveNemo(H, gc, question, &whole), 0);
+    ASSERT_GT(whole.report.passes.second_pass_steps, 200); // several checkpoints inside it
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
+    std::set<int> stages; // where the stopped runs left the checkpoint
+    int stops = 0;
+    for (;; ++stops) {
+      ASSERT_LT(stops, 60);
+      NemoRun part;
+      const PetscErrorCode e = Quietly([&] { return SolveNemo(H, gc, question + slices, &part); });
+      if (e == 0) {
+        EXPECT_EQ(part.states.values, whole.states.values);
+        EXPECT_EQ(part.states.residuals, whole.states.residuals);
+        EXPECT_TRUE(SameVectors(H, part, whole));
+        break;
+      }
+      ASSERT_EQ(e, PETSC_ERR_NOT_CONVERGED);
+      stages.insert(CheckpointStage(file));
+    }
+    EXPECT_EQ(stages, (std::set<int>{0, 1, 2})); // stopped in the first pass, in the second, and after it
+    EXPECT_GT(stops, 4);
+    MPI_Barrier(PETSC_COMM_WORLD);
+    if (tbpeta::test::commRank() == 0) std::remove(file.c_str());
+    MatDestroy(&H);
+  }
+  // Without a checkpoint to continue from, a stop is refused in one line.
+  Mat A;
+  ASSERT_EQ(DiagonalMatrix(PETSC_COMM_WORLD, {-1, 0.5, 1, 2}, &A), 0);
+  NemoRun bad;
+  EXPECT_EQ(Quietly([&] { return SolveNemo(A, 0.1, "-eps_nev 2 -eps_nemo_stop_after 10", &bad); }),
+            PETSC_ERR_USER_INPUT);
   MatDestroy(&A);
   PetscOptionsClear(nullptr);
 }

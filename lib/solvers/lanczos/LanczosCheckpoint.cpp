@@ -14,7 +14,7 @@ namespace {
 
 // Version 1: the first pass only (7 header entries); version 2 adds the stage and the states (9 entries).
 constexpr PetscInt kCheckpointMagic = 0x7bc1a2c0, kCheckpointVersion = 2, kHeader = 9, kHeaderV1 = 7;
-constexpr PetscInt kStageFirstPass = 0, kStageStates = 1;
+constexpr PetscInt kStageFirstPass = 0, kStageStates = 1, kStageSecondPass = 2;
 
 struct Header {
   PetscInt ranks = 0, rows = 0, seed = 0, steps = 0, done = 0, stage = kStageFirstPass, states = 0;
@@ -131,8 +131,9 @@ PetscErrorCode ReadHeader(MPI_Comm comm, PetscViewer vw, const CheckpointFile &c
              "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, ck.prefix.c_str(), h->seed,
              ck.seed);
   PetscCheck(h->steps >= 1, comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
-  PetscCheck(h->stage == kStageFirstPass || (h->stage == kStageStates && h->done && h->states >= 0), comm,
-             PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
+  PetscCheck(h->stage == kStageFirstPass ||
+                 ((h->stage == kStageStates || h->stage == kStageSecondPass) && h->done && h->states >= 0),
+             comm, PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
   PetscFunctionReturn(0);
 }
 
@@ -228,7 +229,7 @@ PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, con
 }
 
 PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha,
-                              std::vector<double> *beta, bool *done, bool *has_states) {
+                              std::vector<double> *beta, bool *done, CheckpointStage *stage) {
   OwnedViewer vw;
   PetscInt N;
   Header h;
@@ -238,8 +239,11 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vect
   PetscCall(ReadHeader(r.comm, vw, ck, N, &h));
   PetscCall(ReadDoubles(r.comm, vw, ck, h.steps, alpha));
   PetscCall(ReadDoubles(r.comm, vw, ck, h.steps + 1, beta));
-  *done = h.done == 1, *has_states = h.stage == kStageStates;
-  if (*has_states) PetscCall(CheckQuestion(r.comm, vw, ck));
+  *done = h.done == 1;
+  *stage = h.stage == kStageStates       ? CheckpointStage::States
+           : h.stage == kStageSecondPass ? CheckpointStage::SecondPass
+                                         : CheckpointStage::FirstPass;
+  if (*stage != CheckpointStage::FirstPass) PetscCall(CheckQuestion(r.comm, vw, ck));
   // The same H: the first step from the same start vector must agree bit for bit (the three vectors are free yet).
   double a, b;
   PetscCall(StartVector(r, ck.seed));
@@ -247,11 +251,66 @@ PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vect
   PetscCheck(a == (*alpha)[0] && (h.steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT,
              "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)",
              OptionText(ck).c_str());
-  if (!*has_states) { // the first pass continues from its last two vectors
+  if (*stage == CheckpointStage::FirstPass) { // the first pass continues from its last two vectors
     PetscCall(VecLoad(r.vprev, vw));
     PetscCall(VecLoad(r.v, vw));
   }
   r.pending = false, r.newest = h.steps;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SaveSecondPass(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                              const std::vector<double> &beta, const SecondPassPosition &at, StateColumns *sums,
+                              PetscInt first, PetscInt n) {
+  Header h;
+  PetscFunctionBeginUser;
+  PetscCall(HeaderOf(r, ck, alpha, true, &h));
+  h.stage = kStageSecondPass, h.states = n;
+  const std::vector<double> nq{(double)ck.question.values.size()}, where{(double)at.newest, (double)at.next, at.beta};
+  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+    PetscFunctionBeginUser;
+    PetscCall(WriteHead(vw, h, alpha, beta));
+    PetscCall(PetscViewerBinaryWrite(vw, nq.data(), 1, PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, ck.question.values.data(), (PetscInt)ck.question.values.size(), PETSC_DOUBLE));
+    PetscCall(PetscViewerBinaryWrite(vw, where.data(), 3, PETSC_DOUBLE));
+    PetscCall(VecView(r.vprev, vw));
+    PetscCall(VecView(r.v, vw));
+    for (PetscInt j = first; j < first + n; ++j) {
+      Column x(*sums, j);
+      PetscCall(x.error());
+      PetscCall(VecView(x.vec(), vw));
+    }
+    PetscFunctionReturn(0);
+  }));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode LoadSecondPass(Recurrence &r, const CheckpointFile &ck, StateColumns *sums, PetscInt first, PetscInt n,
+                              SecondPassPosition *at) {
+  OwnedViewer vw;
+  Header h;
+  std::vector<double> skip, where;
+  PetscInt rows;
+  PetscFunctionBeginUser;
+  PetscCall(VecGetSize(r.v, &rows));
+  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, vw.out()));
+  PetscCall(ReadHeader(r.comm, vw, ck, rows, &h));
+  PetscCheck(h.stage == kStageSecondPass && h.states == n, r.comm, PETSC_ERR_USER_INPUT,
+             "%s holds a second pass of %" PetscInt_FMT " states; this run's has %" PetscInt_FMT,
+             OptionText(ck).c_str(), h.states, n);
+  PetscCall(ReadDoubles(r.comm, vw, ck, 2 * h.steps + 1, &skip)); // T, read by LoadCheckpoint
+  PetscCall(CheckQuestion(r.comm, vw, ck));
+  PetscCall(ReadDoubles(r.comm, vw, ck, 3, &where));
+  at->newest = (PetscInt)where[0], at->next = (PetscInt)where[1], at->beta = where[2];
+  PetscCheck(at->newest >= 1 && at->newest < h.steps && (at->next == at->newest || at->next == at->newest + 1), r.comm,
+             PETSC_ERR_USER_INPUT, "%s is damaged (second pass at %g)", OptionText(ck).c_str(), where[0]);
+  PetscCall(VecLoad(r.vprev, vw));
+  PetscCall(VecLoad(r.v, vw));
+  for (PetscInt j = first; j < first + n; ++j) {
+    Column x(*sums, j);
+    PetscCall(x.error());
+    PetscCall(VecLoad(x.vec(), vw));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -2,6 +2,8 @@
 // The checkpoint of a Lanczos solve (-eps_nemo_checkpoint FILE), written to FILE.partial and renamed to FILE when
 // complete (a failed write or a crash leaves no .partial and the previous checkpoint in place). Two stages:
 //  - during and after the first pass: T, the last two Lanczos vectors, the seed, the rank count and the matrix size;
+//  - during the second pass: T, where the pass is, its last two Lanczos vectors and the eigenvectors' partial sums,
+//    for the question they answer;
 //  - after the second pass, and again after each restarted pass: T and the states found so far (values, residuals,
 //    vectors) with what the passes did, for the question they answer.
 // A run given an existing FILE continues from it, so its result is bit for bit that of an uninterrupted run: from
@@ -53,11 +55,33 @@ PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const std::string &prefix, con
 PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
                               const std::vector<double> &beta, bool done);
 
+// Where a second pass is: r.v = v_newest, r.vprev = v_{newest-1} (formed, none pending), the sums hold v_0 ..
+// v_{next-1} (next = newest, or newest + 1 when r.v is added already), beta = beta_newest (the next step's).
+struct SecondPassPosition {
+  PetscInt newest = 0, next = 0;
+  double beta = 0;
+};
+
+// What a checkpoint holds beyond T.
+enum class CheckpointStage { FirstPass, SecondPass, States };
+
 // Loads T into alpha, beta, after checking that the first step of this H from the same start vector reproduces the
-// file's; a first-pass checkpoint also loads its last two vectors into r.vprev, r.v. *has_states: the file holds
-// states (for this question; another question is refused), and the first pass it ran had converged. Collective.
+// file's; a first-pass checkpoint also loads its last two vectors into r.vprev, r.v. *stage: what else the file
+// holds; a second pass or states are for this question (another question is refused), and the first pass they
+// follow had converged (*done). Collective.
 PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha,
-                              std::vector<double> *beta, bool *done, bool *has_states);
+                              std::vector<double> *beta, bool *done, CheckpointStage *stage);
+
+// Saves T, where the second pass is (r.v and r.vprev formed: Materialise) and its n partial sums, the columns
+// [first, first + n) of `sums`. Collective.
+PetscErrorCode SaveSecondPass(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+                              const std::vector<double> &beta, const SecondPassPosition &at, StateColumns *sums,
+                              PetscInt first, PetscInt n);
+
+// Loads a second pass saved by SaveSecondPass into r.vprev, r.v and the columns [first, first + n) of `sums` (n as
+// saved, else refused). Collective.
+PetscErrorCode LoadSecondPass(Recurrence &r, const CheckpointFile &ck, StateColumns *sums, PetscInt first, PetscInt n,
+                              SecondPassPosition *at);
 
 // Saves T and the states with their record (the first pass converged). Collective.
 PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,

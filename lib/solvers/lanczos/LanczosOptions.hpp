@@ -21,7 +21,8 @@ struct LanczosOptions {
   bool multiplicity_bound = true;   // a restarted pass stops once the Christoffel bound decides its levels
   bool vectors = true;              // false: eigenvalues only (no second pass, no restarted passes)
   std::string checkpoint;           // the checkpoint file of the passes (empty: none; LanczosCheckpoint)
-  PetscInt checkpoint_every = 1000; // steps of the first pass between checkpoint writes
+  PetscInt checkpoint_every = 1000; // steps of the first and the second pass between checkpoint writes
+  PetscInt stop_after = 0;          // end the run at the first checkpoint written after this many products (0: never)
   PetscInt ritz_batch = 4;          // the second pass: Lanczos vectors added to the eigenvectors per sweep over them
   PetscInt kramers_block = 0;       // rows per atom block when H is time-reversal symmetric with spin
   std::string option_prefix = "-";  // of the options named in messages ("-" + the EPS's prefix)

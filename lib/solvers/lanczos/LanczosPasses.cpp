@@ -23,6 +23,54 @@ PetscErrorCode PassStart(Recurrence &r, const PassSpec &spec) {
   PetscFunctionReturn(0);
 }
 
+// The step m at which each converged wanted level of `chk` was first seen converged (a record per level, even for two
+// levels closer than the tolerance).
+void RecordConverged(const Check &chk, PetscInt m, std::vector<Record> *records) {
+  const double same = CopyTolerance(chk.scale);
+  for (const Level &l : chk.wanted) {
+    if (!l.converged) continue;
+    auto rec = std::find_if(records->begin(), records->end(),
+                            [&](const Record &x) { return std::fabs(x.value - l.value) <= same; });
+    if (rec == records->end()) records->push_back({l.value, (int)m});
+    else rec->value = l.value;
+  }
+}
+
+// A continued first pass: the records of the checks an uninterrupted run made before step `loaded` (the second pass's
+// vectors come from T at these steps, so they are the uninterrupted run's too).
+PetscErrorCode ReplayRecords(const PassSpec &spec, PetscInt loaded, PassResult *res) {
+  Check chk;
+  PetscFunctionBeginUser;
+  for (PetscInt m = spec.check_every; m < loaded; m += spec.check_every) {
+    const std::vector<double> a(res->alpha.begin(), res->alpha.begin() + m),
+        b(res->beta.begin(), res->beta.begin() + m + 1);
+    PetscCall(AnalyseT(a, b, spec.want, spec.tol, &chk));
+    RecordConverged(chk, m, &res->records);
+  }
+  PetscFunctionReturn(0);
+}
+
+// One check of T_m: records the step at which each wanted value first converged (at the checks an uninterrupted run
+// makes: not at a continued run's first check between them); *done when the run may stop.
+PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev,
+                      PassResult *res, bool *done) {
+  PetscFunctionBeginUser;
+  PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
+  const Check &chk = res->chk;
+  const double match = LevelResolution(spec.tol, chk.scale);
+  bool all = chk.neighbours_converged;
+  for (const Level &l : chk.wanted) all = all && l.converged;
+  if (m % spec.check_every == 0 || m >= spec.max_steps || res->invariant) RecordConverged(chk, m, &res->records);
+  bool stable = (*have_prev && prev->size() == chk.wanted.size()) || (loaded && res->loaded_done);
+  for (size_t i = 0; stable && i < prev->size(); ++i) stable = std::fabs((*prev)[i] - chk.wanted[i].value) <= match;
+  if (spec.monitor) PetscCall(spec.monitor(m, chk));
+  *done = ((all && stable) || res->invariant) && m >= spec.min_steps;
+  prev->clear();
+  for (const Level &l : chk.wanted) prev->push_back(l.value);
+  *have_prev = true;
+  PetscFunctionReturn(0);
+}
+
 // Starts the first pass afresh, or continues it from an existing checkpoint.
 PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *res, bool *resumed) {
   PetscFunctionBeginUser;
@@ -32,41 +80,21 @@ PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *re
     PetscCall(PassStart(r, spec));
     PetscFunctionReturn(0);
   }
-  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &res->has_states));
+  CheckpointStage stage;
+  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &stage));
+  res->has_states = stage == CheckpointStage::States, res->second_pass_saved = stage == CheckpointStage::SecondPass;
   res->resumed_from = (PetscInt)res->alpha.size();
+  PetscCall(ReplayRecords(spec, res->resumed_from, res));
   SetCrashNote("the checkpoint " + spec.checkpoint->path +
-               (res->has_states ? " holds the states of the passes finished"
-                                : " holds the first pass to step " + std::to_string(res->resumed_from)) +
+               (res->has_states          ? " holds the states of the passes finished"
+                : res->second_pass_saved ? " holds the first pass and the second pass under way"
+                                         : " holds the first pass to step " + std::to_string(res->resumed_from)) +
                ": run the same command again to continue from it");
   PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n",
                         spec.checkpoint->path.c_str(), res->resumed_from,
-                        res->has_states ? ", with the states of its later passes" : ""));
-  PetscFunctionReturn(0);
-}
-
-// One check of T_m: records the step at which each wanted value first converged; *done when the run may stop.
-PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev,
-                      PassResult *res, bool *done) {
-  PetscFunctionBeginUser;
-  PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
-  const Check &chk = res->chk;
-  const double match = LevelResolution(spec.tol, chk.scale), same = CopyTolerance(chk.scale);
-  bool all = chk.neighbours_converged;
-  for (const Level &l : chk.wanted) {
-    all = all && l.converged;
-    if (!l.converged) continue; // a record per level, even for two levels closer than the tolerance
-    auto rec = std::find_if(res->records.begin(), res->records.end(),
-                            [&](const Record &x) { return std::fabs(x.value - l.value) <= same; });
-    if (rec == res->records.end()) res->records.push_back({l.value, (int)m});
-    else rec->value = l.value;
-  }
-  bool stable = (*have_prev && prev->size() == chk.wanted.size()) || (loaded && res->loaded_done);
-  for (size_t i = 0; stable && i < prev->size(); ++i) stable = std::fabs((*prev)[i] - chk.wanted[i].value) <= match;
-  if (spec.monitor) PetscCall(spec.monitor(m, chk));
-  *done = ((all && stable) || res->invariant) && m >= spec.min_steps;
-  prev->clear();
-  for (const Level &l : chk.wanted) prev->push_back(l.value);
-  *have_prev = true;
+                        res->has_states          ? ", with the states of its later passes"
+                        : res->second_pass_saved ? ", with its second pass under way"
+                                                 : ""));
   PetscFunctionReturn(0);
 }
 
@@ -90,6 +118,15 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
 }
 
 } // namespace
+
+PetscErrorCode StopIfAsked(const Recurrence &r, const PassSpec &spec, const std::string &where) {
+  PetscFunctionBeginUser;
+  if (!spec.checkpoint || spec.stop_after <= 0 || r.cnt.products < spec.stop_after) PetscFunctionReturn(0);
+  SETERRQ(r.comm, PETSC_ERR_NOT_CONVERGED,
+          "%seps_nemo_stop_after %" PetscInt_FMT ": stopped as asked after %" PetscInt_FMT
+          " products of H, %s; the checkpoint %s holds the run: the same command continues it",
+          spec.option_prefix.c_str(), spec.stop_after, r.cnt.products, where.c_str(), spec.checkpoint->path.c_str());
+}
 
 PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
   bool resume, have_prev = false, done = false;
@@ -122,13 +159,14 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
       done = stop;
     }
     // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
-    PetscCheck(!loaded || !res->has_states || done, r.comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(!loaded || !(res->has_states || res->second_pass_saved) || done, r.comm, PETSC_ERR_USER_INPUT,
                "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
     if (spec.checkpoint && m > last_saved && (done || last || m - last_saved >= spec.checkpoint_every)) {
       PetscCall(SaveCheckpoint(r, *spec.checkpoint, alpha, beta, done));
       last_saved = m;
       SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the first pass to step " + std::to_string(m) +
                    ": run the same command again to continue from it");
+      PetscCall(StopIfAsked(r, spec, "in the first pass at step " + std::to_string(m)));
     }
     if (last) break;
   }
@@ -166,6 +204,48 @@ PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vec
       if ((*len)[k] == (*len)[i]) taken.push_back(chosen[k]);
     PetscCall(RitzCoefficients(res.alpha, res.beta, (*len)[i], found[i].value, same, taken, &(*s)[i], &chosen[i]));
     *longest = std::max(*longest, (*len)[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+// A second pass saved under way in the checkpoint: its vectors and sums loaded, and where it stood.
+PetscErrorCode ContinueSecondPass(Recurrence &r, const PassSpec &spec, StateColumns *store, PetscInt first, PetscInt n,
+                                  int M, double *bj, PetscInt *next) {
+  SecondPassPosition at;
+  PetscFunctionBeginUser;
+  PetscCall(LoadSecondPass(r, *spec.checkpoint, store, first, n, &at));
+  r.pending = false, r.newest = at.newest, *bj = at.beta, *next = at.next, r.keep_from = at.next;
+  PetscCall(PetscPrintf(r.comm, "lanczos: the second pass continues at step %d of %d\n", (int)at.newest, M));
+  PetscFunctionReturn(0);
+}
+
+// Every checkpoint_every steps of a second pass, once the window's vectors are added (v_next is the next to add):
+// where the pass stands and its sums; then the stop of -eps_nemo_stop_after.
+PetscErrorCode SaveSecondPassWhenDue(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store,
+                                     PetscInt first, int M, PetscInt next, double bj, PetscInt *last_saved) {
+  PetscFunctionBeginUser;
+  if (!spec.checkpoint || next != r.newest + 1 || r.newest + 3 > M || next - *last_saved < spec.checkpoint_every)
+    PetscFunctionReturn(0);
+  PetscCall(Materialise(r)); // r.v = v_next when it was pending (not added yet), the same bits as the next step's
+  const SecondPassPosition at{r.newest, next, bj};
+  PetscCall(SaveSecondPass(r, *spec.checkpoint, res.alpha, res.beta, at, store, first, (PetscInt)res.found.size()));
+  *last_saved = next;
+  SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the second pass to step " +
+               std::to_string(r.newest) + ": run the same command again to continue from it");
+  PetscCall(
+      StopIfAsked(r, spec, "in the second pass at step " + std::to_string(r.newest) + " of " + std::to_string(M)));
+  PetscFunctionReturn(0);
+}
+
+// The end of a second pass: the sums normalised, with their values and residuals.
+PetscErrorCode FinishSums(Recurrence &r, const PassResult &res, StateColumns *store, PetscInt first) {
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < res.found.size(); ++i) {
+    Column x(*store, first + (PetscInt)i);
+    PetscCall(x.error());
+    PetscCall(VecNormalize(x.vec(), nullptr));
+    store->values[first + i] = res.found[i].value;
+    PetscCall(Residual(r, x.vec(), res.found[i].value, &store->residuals[first + i]));
   }
   PetscFunctionReturn(0);
 }
@@ -215,9 +295,12 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   // the end of the pass (by r.Destroy after an error).
   PetscCall(r.OpenWindow(SecondPassWindow(batch)));
   r.keep_previous = true, r.keep_from = next; // v_{j-1} not added yet is kept
+  if (res.second_pass_saved && spec.checkpoint) PetscCall(ContinueSecondPass(r, spec, store, *first, n, M, &bj, &next));
+  const int j0 = (int)r.newest; // 0, or where the saved pass stood (r.v = v_j0 formed)
+  PetscInt last_saved = next;
   const double started =
       spec.progress ? spec.progress->Elapsed() : 0; // a restarted pass's progress counts from its start
-  for (int j = 0; r.newest < M - 1; ++j) {
+  for (int j = j0; r.newest < M - 1; ++j) {
     if (spec.progress && spec.progress->Due())
       PetscCall(spec.progress->Report("step %d of %d, %s", j, M,
                                       TimeLeft(spec.progress->Elapsed() - started, (double)j / M).c_str()));
@@ -229,6 +312,7 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
       bj = b;
     }
     PetscCall(add(false));
+    if (first_diff < 0) PetscCall(SaveSecondPassWhenDue(r, spec, res, store, *first, M, next, bj, &last_saved));
   }
   PetscCall(Materialise(r));
   PetscCall(add(true));
@@ -239,13 +323,7 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
              "Lanczos second pass differs from the first at step %" PetscInt_FMT
              " (the recurrence is not reproducible)",
              first_diff);
-  for (PetscInt i = 0; i < n; ++i) {
-    Column x(*store, *first + i);
-    PetscCall(x.error());
-    PetscCall(VecNormalize(x.vec(), nullptr));
-    store->values[*first + i] = res.found[i].value;
-    PetscCall(Residual(r, x.vec(), res.found[i].value, &store->residuals[*first + i]));
-  }
+  PetscCall(FinishSums(r, res, store, *first));
   PetscFunctionReturn(0);
 }
 

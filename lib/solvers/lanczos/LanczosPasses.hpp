@@ -5,7 +5,8 @@
 //    checkpointed (LanczosCheckpoint).
 //  - Second pass: the recurrence again from the same start vector, accumulating x_i = sum_j s_ij v_j for the found
 //    values only (s_i: the eigenvector of T at the check where value i first converged, before copies of it
-//    appear), into columns of the eigenvector store; it must reproduce the first pass bit for bit.
+//    appear), into columns of the eigenvector store; it must reproduce the first pass bit for bit. With a checkpoint
+//    it saves where it is every `checkpoint_every` steps, and continues from there.
 // The eigenvectors live in StateColumns (StateColumns.hpp).
 #include <functional>
 #include <string>
@@ -38,7 +39,8 @@ struct PassSpec {
   const char *label = "lanczos";
   const CheckpointFile *checkpoint = nullptr; // the first pass only (null: none)
   std::string option_prefix = "-";            // of the options named in messages ("-" + the EPS's prefix)
-  PetscInt checkpoint_every = 1000;
+  PetscInt checkpoint_every = 1000;           // steps of the first and the second pass between checkpoint writes
+  PetscInt stop_after = 0; // end the run at the first checkpoint written after this many products (0: never)
   PetscInt ritz_batch = 4; // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
   // At each check after the pass's own test: *stop ends the pass there (may be empty).
@@ -53,11 +55,16 @@ struct PassResult {
   bool converged = false, invariant = false;
   std::vector<Level> found, unconverged;
   PetscInt resumed_from = 0;
-  bool loaded_done = false; // the checkpoint was written when the first pass had stopped converged
-  bool has_states = false;  // the checkpoint holds the states of the passes after this one (LoadCheckpointStates)
+  bool loaded_done = false;       // the checkpoint was written when the first pass had stopped converged
+  bool has_states = false;        // the checkpoint holds the states of the passes after this one (LoadCheckpointStates)
+  bool second_pass_saved = false; // the checkpoint holds a second pass under way (LoadSecondPass)
 };
 
 PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res);
+
+// After a checkpoint was written: ends the run with PETSC_ERR_NOT_CONVERGED and one line (where it stopped, how to
+// continue) once it has made spec.stop_after products of H.
+PetscErrorCode StopIfAsked(const Recurrence &r, const PassSpec &spec, const std::string &where);
 
 // Accumulates the vectors of res.found into new columns [*first, *first + found) of `store` (values set, residuals
 // computed); *steps: the steps repeated; PETSC_ERR_PLIB when the recurrence does not reproduce the first pass.

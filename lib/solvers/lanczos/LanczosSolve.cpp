@@ -101,6 +101,9 @@ PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts
     PetscCall(SaveCheckpointStates(r, *ck, first.alpha, first.beta, rep->passes, st));
     SetCrashNote("the checkpoint " + ck->path +
                  " holds the states of the passes finished: run the same command again to continue from it");
+    const PetscInt k = rep->passes.multiplicity_passes;
+    PetscCall(
+        StopIfAsked(r, spec, k ? "after restarted pass " + std::to_string(k) : std::string("after the second pass")));
     PetscFunctionReturn(0);
   };
   PetscFunctionBeginUser;
@@ -188,7 +191,7 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every,
   spec.tol = opts.tol;
   spec.checkpoint = opts.checkpoint.empty() ? nullptr : &ck, spec.checkpoint_every = opts.checkpoint_every,
-  spec.option_prefix = opts.option_prefix;
+  spec.stop_after = opts.stop_after, spec.option_prefix = opts.option_prefix;
   spec.ritz_batch = opts.ritz_batch;
   if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
   SetCrashNote(""); // until a checkpoint is written

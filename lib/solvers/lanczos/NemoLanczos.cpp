@@ -66,8 +66,14 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsString("-eps_nemo_checkpoint",
                                "File: save every pass there, and continue from it when it exists (none by default)",
                                "EPSNEMO", ck, ck, sizeof ck, &ck_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every", "Steps of the first pass between checkpoint writes",
+  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every",
+                            "Steps of the first and the second pass between checkpoint "
+                            "writes",
                             "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
+  PetscCall(PetscOptionsInt("-eps_nemo_stop_after",
+                            "End the run at the first checkpoint written after this many products of H, to continue "
+                            "later with the same command (0: never; needs -eps_nemo_checkpoint)",
+                            "EPSNEMO", o.stop_after, &o.stop_after, nullptr));
   PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch",
                             "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each "
                             "beyond 2 held as one more vector during that pass)",
@@ -86,6 +92,11 @@ PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObj
   PetscCheck(o.ritz_batch >= 1 && o.ritz_batch <= 64, comm, PETSC_ERR_USER_INPUT,
              "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
   PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
+  PetscCheck(o.stop_after >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_stop_after must be >= 0, got %" PetscInt_FMT,
+             p.c_str(), o.stop_after);
+  PetscCheck(o.stop_after == 0 || ck[0], comm, PETSC_ERR_USER_INPUT,
+             "%seps_nemo_stop_after needs %seps_nemo_checkpoint FILE: the run continues from there", p.c_str(),
+             p.c_str());
   if (valence_set) ctx->valence = valence;
   o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck, o.multiplicity_bound = bound;
   PetscFunctionReturn(0);
