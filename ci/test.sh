@@ -6,8 +6,8 @@
 # the lowest priority while ctest runs (its many short mpiexec jobs leave a core idle much of the time), the ASan one
 # (also the 64-bit-index one) first; after ctest two streams run side by side, each starting on the main build while
 # the variants finish, then each check as soon as its variant is ready: -malloc_dump's tbpeta runs, then ASan on 1
-# rank; and -malloc_dump's test programs, fuzzing, the 64-bit-index refusal check, then ASan on 2 ranks (the two
-# streams end about together).
+# rank; and -malloc_dump's test programs, fuzzing (10 s of new inputs unless FUZZ_SECONDS says otherwise), the
+# 64-bit-index refusal check, then ASan on 2 ranks (the two streams end about together).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -42,7 +42,7 @@ suite=0
 (cd build && ctest -j2 --output-on-failure --timeout 3600) || suite=1
 stamp "ctest done"
 [ $suite = 0 ] || { kill $variants 2>/dev/null || true; exit 1; }
-(bash ci/checks.sh mallocdump-tests && ready fuzz && bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh index64 &&
+(bash ci/checks.sh mallocdump-tests && ready fuzz && FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash ci/checks.sh fuzz && ready asan && bash ci/checks.sh index64 &&
   bash ci/checks.sh asan-2) >build-checks-a.log 2>&1 &
 first=$!
 failed=0
