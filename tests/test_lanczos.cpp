@@ -85,6 +85,14 @@ struct DotRun : NemoRun {
   ~DotRun() { MatDestroy(&H); }
 };
 
+// The test dot on all ranks and the gap centre of its host.
+void BuildDot(TightBindingSystem *sys, double *gap_center) {
+  double vbm, cbm;
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, sys), 0);
+  ASSERT_EQ(BulkBandEdges(sys->model, 0, &vbm, &cbm), 0);
+  *gap_center = 0.5 * (vbm + cbm);
+}
+
 // Builds the dot on comm with the structure options `structure`, solves with nemo and `solver` options around the
 // gap centre (and densely when `dense`).
 PetscErrorCode SolveDot(MPI_Comm comm, const std::string &structure, const std::string &solver, bool dense,
@@ -513,10 +521,8 @@ TEST(Lanczos, SecondPassReproducesTheFirst) {
 TEST(Lanczos, SecondPassBatchesGiveTheSameVectors) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  double vbm, cbm;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  const double gc = 0.5 * (vbm + cbm);
+  double gc;
+  ASSERT_NO_FATAL_FAILURE(BuildDot(&sys, &gc));
   const std::string question = "-eps_nev 6 -eps_nemo_valence 2 -eps_nemo_ritz_batch ";
   for (const char *kind : {"aij", "shell"}) {
     Mat H;
@@ -958,10 +964,8 @@ int CheckpointStage(const std::string &file) {
 TEST(Lanczos, StoppedAndContinuedGivesTheUninterruptedRun) {
   TBPETA_ASSERT_RANKS();
   TightBindingSystem sys;
-  double vbm, cbm;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kDot, &sys), 0);
-  ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
-  const double gc = 0.5 * (vbm + cbm);
+  double gc;
+  ASSERT_NO_FATAL_FAILURE(BuildDot(&sys, &gc));
   const std::string file = "lanczos-slices-np" + std::to_string(tbpeta::test::commSize()) + ".bin",
                     question = "-eps_nev 6 -eps_nemo_valence 2 -eps_nemo_multiplicity_passes 1 ",
                     slices =

@@ -147,6 +147,16 @@ PetscErrorCode ReadDoubles(MPI_Comm comm, PetscViewer vw, const CheckpointFile &
   PetscFunctionReturn(0);
 }
 
+// The question a stage beyond the first pass answers (CheckQuestion reads it): its count, then its values.
+PetscErrorCode WriteQuestion(PetscViewer vw, const CheckpointFile &ck) {
+  const std::vector<double> &q = ck.question.values;
+  const double count = (double)q.size();
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryWrite(vw, &count, 1, PETSC_DOUBLE));
+  PetscCall(PetscViewerBinaryWrite(vw, q.data(), (PetscInt)q.size(), PETSC_DOUBLE));
+  PetscFunctionReturn(0);
+}
+
 // The states part's question, after T: refused when it is not this run's.
 PetscErrorCode CheckQuestion(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck) {
   std::vector<double> count, saved;
@@ -209,12 +219,11 @@ PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, con
   PetscFunctionBeginUser;
   PetscCall(HeaderOf(r, ck, alpha, true, &h));
   h.stage = kStageStates, h.states = states->count();
-  const std::vector<double> rec = RecordValues(record), nq{(double)ck.question.values.size()};
+  const std::vector<double> rec = RecordValues(record);
   PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
     PetscFunctionBeginUser;
     PetscCall(WriteHead(vw, h, alpha, beta));
-    PetscCall(PetscViewerBinaryWrite(vw, nq.data(), 1, PETSC_DOUBLE));
-    PetscCall(PetscViewerBinaryWrite(vw, ck.question.values.data(), (PetscInt)ck.question.values.size(), PETSC_DOUBLE));
+    PetscCall(WriteQuestion(vw, ck));
     PetscCall(PetscViewerBinaryWrite(vw, rec.data(), (PetscInt)rec.size(), PETSC_DOUBLE));
     PetscCall(PetscViewerBinaryWrite(vw, states->values.data(), h.states, PETSC_DOUBLE));
     PetscCall(PetscViewerBinaryWrite(vw, states->residuals.data(), h.states, PETSC_DOUBLE));
@@ -266,12 +275,11 @@ PetscErrorCode SaveSecondPass(Recurrence &r, const CheckpointFile &ck, const std
   PetscFunctionBeginUser;
   PetscCall(HeaderOf(r, ck, alpha, true, &h));
   h.stage = kStageSecondPass, h.states = n;
-  const std::vector<double> nq{(double)ck.question.values.size()}, where{(double)at.newest, (double)at.next, at.beta};
+  const std::vector<double> where{(double)at.newest, (double)at.next, at.beta};
   PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
     PetscFunctionBeginUser;
     PetscCall(WriteHead(vw, h, alpha, beta));
-    PetscCall(PetscViewerBinaryWrite(vw, nq.data(), 1, PETSC_DOUBLE));
-    PetscCall(PetscViewerBinaryWrite(vw, ck.question.values.data(), (PetscInt)ck.question.values.size(), PETSC_DOUBLE));
+    PetscCall(WriteQuestion(vw, ck));
     PetscCall(PetscViewerBinaryWrite(vw, where.data(), 3, PETSC_DOUBLE));
     PetscCall(VecView(r.vprev, vw));
     PetscCall(VecView(r.v, vw));
