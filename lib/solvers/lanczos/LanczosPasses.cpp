@@ -80,21 +80,20 @@ PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *re
     PetscCall(PassStart(r, spec));
     PetscFunctionReturn(0);
   }
-  CheckpointStage stage;
-  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &stage));
-  res->has_states = stage == CheckpointStage::States, res->second_pass_saved = stage == CheckpointStage::SecondPass;
+  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &res->loaded));
+  const bool states = res->loaded == CheckpointStage::States, second = res->loaded == CheckpointStage::SecondPass;
   res->resumed_from = (PetscInt)res->alpha.size();
   PetscCall(ReplayRecords(spec, res->resumed_from, res));
   SetCrashNote("the checkpoint " + spec.checkpoint->path +
-               (res->has_states          ? " holds the states of the passes finished"
-                : res->second_pass_saved ? " holds the first pass and the second pass under way"
-                                         : " holds the first pass to step " + std::to_string(res->resumed_from)) +
+               (states   ? " holds the states of the passes finished"
+                : second ? " holds the first pass and the second pass under way"
+                         : " holds the first pass to step " + std::to_string(res->resumed_from)) +
                ": run the same command again to continue from it");
   PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n",
                         spec.checkpoint->path.c_str(), res->resumed_from,
-                        res->has_states          ? ", with the states of its later passes"
-                        : res->second_pass_saved ? ", with its second pass under way"
-                                                 : ""));
+                        states   ? ", with the states of its later passes"
+                        : second ? ", with its second pass under way"
+                                 : ""));
   PetscFunctionReturn(0);
 }
 
@@ -159,7 +158,7 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
       done = stop;
     }
     // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
-    PetscCheck(!loaded || !(res->has_states || res->second_pass_saved) || done, r.comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(!loaded || res->loaded == CheckpointStage::FirstPass || done, r.comm, PETSC_ERR_USER_INPUT,
                "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
     if (spec.checkpoint && m > last_saved && (done || last || m - last_saved >= spec.checkpoint_every)) {
       PetscCall(SaveCheckpoint(r, *spec.checkpoint, alpha, beta, done));
@@ -295,7 +294,8 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   // the end of the pass (by r.Destroy after an error).
   PetscCall(r.OpenWindow(SecondPassWindow(batch)));
   r.keep_previous = true, r.keep_from = next; // v_{j-1} not added yet is kept
-  if (res.second_pass_saved && spec.checkpoint) PetscCall(ContinueSecondPass(r, spec, store, *first, n, M, &bj, &next));
+  if (res.loaded == CheckpointStage::SecondPass && spec.checkpoint)
+    PetscCall(ContinueSecondPass(r, spec, store, *first, n, M, &bj, &next));
   const int j0 = (int)r.newest; // 0, or where the saved pass stood (r.v = v_j0 formed)
   PetscInt last_saved = next;
   const double started =

@@ -55,9 +55,10 @@ struct PassResult {
   bool converged = false, invariant = false;
   std::vector<Level> found, unconverged;
   PetscInt resumed_from = 0;
-  bool loaded_done = false;       // the checkpoint was written when the first pass had stopped converged
-  bool has_states = false;        // the checkpoint holds the states of the passes after this one (LoadCheckpointStates)
-  bool second_pass_saved = false; // the checkpoint holds a second pass under way (LoadSecondPass)
+  bool loaded_done = false; // the checkpoint was written when the first pass had stopped converged
+  // What the checkpoint held beyond T: the first pass only, a second pass under way (LoadSecondPass), or the states of
+  // the passes after this one (LoadCheckpointStates).
+  CheckpointStage loaded = CheckpointStage::FirstPass;
 };
 
 PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res);

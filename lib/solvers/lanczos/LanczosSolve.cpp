@@ -107,7 +107,7 @@ PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts
     PetscFunctionReturn(0);
   };
   PetscFunctionBeginUser;
-  if (first.has_states) {
+  if (first.loaded == CheckpointStage::States) {
     PetscCall(LoadCheckpointStates(r.comm, *ck, &rep->passes, st));
     rep->second_pass_identical = rep->resumed_states = true;
   } else {
