@@ -280,6 +280,8 @@ TEST(App, BadInputGetsOneLine) {
   ExpectOneLineError(1, "-cells 1,1,1 -shell_block_cache 0", "-shell_block_cache");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_nemo_stop_after 10", "-eps_nemo_stop_after needs -eps_nemo_checkpoint");
   ExpectOneLineError(1, "-cells 1,1,1 -eps_nemo_stop_after -1", "-eps_nemo_stop_after must be >= 0");
+  // PETSc's reader of a logical option names only the value; the line names the option too, once.
+  ExpectOneLineError(2, "-cells 1,1,1 -eps_nemo_vectors maybe", "-eps_nemo_vectors maybe: expected true or false");
   ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian shell -eps_type krylovschur -st_type sinvert",
                      "-hamiltonian aij or baij");
   ExpectOneLineError(1, "-cells 1,1,1 -hamiltonian stored_blocks -eps_type lapack", "-hamiltonian aij or baij");

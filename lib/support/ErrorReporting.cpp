@@ -11,6 +11,33 @@ namespace {
 std::string program_name = "tbpeta";
 int same_on_every_rank_depth = 0; // SameOnEveryRank scopes alive
 
+constexpr const char kBadLogical[] = "Unknown logical value: ";
+
+// PETSc's "Unknown logical value: X" names the value, not the option: the option given X is looked up in the options
+// database and named (the first such option; the options are the same on every rank).
+std::string NameTheLogicalOption(const char *mess) {
+  const std::string value = mess + sizeof(kBadLogical) - 1;
+  char *all = nullptr;
+  std::string option;
+  if (PetscOptionsGetAll(nullptr, &all) == 0 && all) {
+    std::string previous, token;
+    for (const char *c = all;; ++c) {
+      if (*c && *c != ' ') {
+        token += *c;
+        continue;
+      }
+      if (!token.empty() && token == value && previous.size() > 1 && previous[0] == '-' && option.empty())
+        option = previous;
+      if (!token.empty()) previous = token;
+      token.clear();
+      if (!*c) break;
+    }
+    PetscFree(all);
+  }
+  const std::string expected = ": expected true or false (also yes/no, on/off, 1/0)";
+  return option.empty() ? "'" + value + "' is not a logical value" + expected : option + " " + value + expected;
+}
+
 PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
                               PetscErrorType p, const char *mess, void *ctx) {
   if (p != PETSC_ERROR_INITIAL) return n; // only where the error was raised, not at every level of the stack
@@ -19,13 +46,15 @@ PetscErrorCode OneLineHandler(MPI_Comm comm, int line, const char *fun, const ch
   if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int comm_size = 1;
   if (init && comm != MPI_COMM_NULL) MPI_Comm_size(comm, &comm_size);
-  // PETSc rejects an unknown value of an enum option on PETSC_COMM_SELF; the options are the same on every rank, so
-  // every rank raises it: one line from rank 0 is the whole story.
+  const bool bad_logical = mess && std::strncmp(mess, kBadLogical, sizeof(kBadLogical) - 1) == 0;
+  // PETSc rejects an unknown value of an enum or logical option on PETSC_COMM_SELF; the options are the same on every
+  // rank, so every rank raises it: one line from rank 0 is the whole story.
   const bool same_on_every_rank =
-      same_on_every_rank_depth > 0 || (mess && std::strncmp(mess, "Unknown option ", 15) == 0);
+      same_on_every_rank_depth > 0 || (mess && std::strncmp(mess, "Unknown option ", 15) == 0) || bad_logical;
   const bool collective = comm_size > 1 || same_on_every_rank;
   if (collective && rank != 0) return n;
-  const char *msg = (mess && *mess) ? mess : "PETSc error";
+  const std::string named = bad_logical ? NameTheLogicalOption(mess) : "";
+  const char *msg = bad_logical ? named.c_str() : (mess && *mess) ? mess : "PETSc error";
   if (collective || comm_size == 1) {
     int world = 1;
     if (init) MPI_Comm_size(MPI_COMM_WORLD, &world);

@@ -102,8 +102,9 @@ PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts
     SetCrashNote("the checkpoint " + ck->path +
                  " holds the states of the passes finished: run the same command again to continue from it");
     const PetscInt k = rep->passes.multiplicity_passes;
-    PetscCall(
-        StopIfAsked(r, spec, k ? "after restarted pass " + std::to_string(k) : std::string("after the second pass")));
+    if (RestartedPassDue(opts, first, *st, rep->passes)) // else the run is all but done: it finishes
+      PetscCall(
+          StopIfAsked(r, spec, k ? "after restarted pass " + std::to_string(k) : std::string("after the second pass")));
     PetscFunctionReturn(0);
   };
   PetscFunctionBeginUser;

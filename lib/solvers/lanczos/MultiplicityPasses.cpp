@@ -192,18 +192,23 @@ PetscErrorCode AddKramersPartner(Recurrence &r, const LanczosOptions &opts, Pets
   PetscFunctionReturn(0);
 }
 
+bool RestartedPassDue(const LanczosOptions &opts, const PassResult &first, const StateColumns &states,
+                      const StatesRecord &record) {
+  return states.vectors() && states.count() > 0 && first.converged && !first.invariant &&
+         record.multiplicity_passes < opts.multiplicity_passes && !record.multiplicity_finished;
+}
+
 PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, const PassSpec &first_spec,
                                   const PassResult &first, StateColumns *st, StatesRecord *record,
                                   const std::function<PetscErrorCode()> &after_pass) {
   PetscFunctionBeginUser;
-  if (!st->vectors() || st->count() == 0 || opts.multiplicity_passes <= 0 || first.invariant || !first.converged)
-    PetscFunctionReturn(0);
+  if (!RestartedPassDue(opts, first, *st, *record)) PetscFunctionReturn(0);
   if (record->multiplicity_passes == 0) { // the window of every pass: the levels of the second pass
     const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
     record->low = *lo, record->high = *hi;
   }
-  for (PetscInt p = record->multiplicity_passes + 1; p <= opts.multiplicity_passes && !record->multiplicity_finished;
-       ++p) {
+  while (RestartedPassDue(opts, first, *st, *record)) {
+    const PetscInt p = record->multiplicity_passes + 1;
     int added;
     PetscCall(RestartedPass(r, opts, first_spec, first, p, st, record, &added));
     record->multiplicity_passes = p;

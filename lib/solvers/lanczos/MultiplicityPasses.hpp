@@ -16,6 +16,11 @@
 
 namespace tbpeta::lanczos {
 
+// Whether a restarted pass is still due after the passes `record` counts (the one rule for running them and for
+// ending a slice of -eps_nemo_stop_after before them: a run with nothing left to do finishes).
+bool RestartedPassDue(const LanczosOptions &opts, const PassResult &first, const StateColumns &states,
+                      const StatesRecord &record);
+
 // first: the first pass's spec and result; states: the states found so far, added to; record: what the passes did,
 // continued where it stands (the passes it counts, from a checkpoint, are not run again); after_pass: called after
 // each pass (the checkpoint). Collective.

@@ -447,6 +447,9 @@ PetscErrorCode StateColumns::Accumulate(PetscInt first, const std::vector<double
       for (size_t l = 0; l < nv; l += 2) {
         const bool pair = l + 1 < nv;
         const PetscReal a = pair ? c[i * nv + l] : 0.0, b = c[i * nv + l + (pair ? 1 : 0)];
+        // A level whose vector of T ended before these steps (its record) has zero coefficients: x += 0 leaves
+        // its bits as they are, so the column is not swept.
+        if (a == 0.0 && b == 0.0) continue;
         const PetscReal *__restrict P = in[l], *__restrict Q = in[l + (pair ? 1 : 0)];
         for (size_t k = r0; k < r1; ++k) x[k] += a * P[k] + b * Q[k];
       }
