@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 namespace tbpeta {
@@ -18,20 +19,10 @@ constexpr const char kBadLogical[] = "Unknown logical value: ";
 std::string NameTheLogicalOption(const char *mess) {
   const std::string value = mess + sizeof(kBadLogical) - 1;
   char *all = nullptr;
-  std::string option;
-  if (PetscOptionsGetAll(nullptr, &all) == 0 && all) {
-    std::string previous, token;
-    for (const char *c = all;; ++c) {
-      if (*c && *c != ' ') {
-        token += *c;
-        continue;
-      }
-      if (!token.empty() && token == value && previous.size() > 1 && previous[0] == '-' && option.empty())
-        option = previous;
-      if (!token.empty()) previous = token;
-      token.clear();
-      if (!*c) break;
-    }
+  std::string option, previous, token;
+  if (PetscOptionsGetAll(nullptr, &all) == 0 && all) { // "-name value -name value ..."
+    for (std::istringstream words(all); option.empty() && words >> token; previous = token)
+      if (token == value && previous.size() > 1 && previous[0] == '-') option = previous;
     PetscFree(all);
   }
   const std::string expected = ": expected true or false (also yes/no, on/off, 1/0)";
