@@ -13,7 +13,8 @@ inline SystemSpec DomeInABox(int n) {
   spec.cell.periodic = {false, false, false};
   const double edge = n * 0.56532; // nm
   RegionSpec &dot = spec.nano.dot;
-  dot.material = "InAs", dot.shape = DotShape::dome, dot.size.radius = 0.25 * edge, dot.wetting_layers = 2;
+  dot.material = "InAs", dot.shape = "dome", dot.wetting_layers = 2;
+  dot.size.set("radius", 0.25 * edge);
   dot.center = {0.5 * edge, 0.5 * edge, 0.3 * edge}, dot.center_set = true;
   return spec;
 }

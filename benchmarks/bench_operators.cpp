@@ -155,8 +155,8 @@ PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::str
   spec.cell.cells = {n, n, n};
   if (structure != "bulk") {
     spec.cell.periodic = {false, false, false};
-    spec.nano.dot.material = "InAs", spec.nano.dot.shape = DotShape::sphere,
-    spec.nano.dot.size.radius = 0.25 * n * 0.56532;
+    spec.nano.dot.material = "InAs", spec.nano.dot.shape = "sphere";
+    spec.nano.dot.size.set("radius", 0.25 * n * 0.56532);
   }
   if (structure == "strained_dot") spec.strain.model = StrainModel::keating;
   PetscCall(PartitionSpecFromOptions(comm, &spec.partition));

@@ -58,7 +58,8 @@ SystemSpec BenchmarkSystem() {
   SystemSpec s;
   s.model.set = "nemo3d", s.model.host = "GaAs";
   s.cell.cells = {24, 24, 24}, s.cell.periodic = {false, false, false};
-  s.nano.dot.material = "InAs", s.nano.dot.shape = DotShape::sphere, s.nano.dot.size.radius = 3;
+  s.nano.dot.material = "InAs", s.nano.dot.shape = "sphere";
+  s.nano.dot.size.set("radius", 3);
   return s;
 }
 

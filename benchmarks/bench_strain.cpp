@@ -65,9 +65,11 @@ PetscErrorCode BuildSystem(MPI_Comm comm, int n, const std::string &shape, Tight
   PetscFunctionBeginUser;
   const double edge = n * 0.56532;
   RegionSpec &dot = spec.nano.dot;
-  if (shape == "sphere") dot.shape = DotShape::sphere, dot.wetting_layers = 0, dot.center_set = false;
+  if (shape == "sphere") dot.shape = "sphere", dot.wetting_layers = 0, dot.center_set = false;
   if (shape == "lens-stack") {
-    dot.shape = DotShape::lens, dot.size.diameter = {0.4 * edge, 0.4 * edge}, dot.size.height = 0.08 * edge;
+    dot.shape = "lens";
+    dot.size.set("diameter", 0.4 * edge);
+    dot.size.set("height", 0.08 * edge);
     dot.center[2] = 0.25 * edge, dot.composition = {0.5, 1};
     spec.nano.stack = 2, spec.nano.stack_spacing = 0.3 * edge, spec.nano.interdiffusion = 0.5;
   }

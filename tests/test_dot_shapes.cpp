@@ -351,8 +351,8 @@ TEST(DotShapes, MalformedStructureLinesNameTheirLine) {
                                &regions),
             "");
   ASSERT_EQ(regions.size(), 2u);
-  EXPECT_EQ(regions[0].size.top_diameter, 1);
-  EXPECT_EQ(regions[1].size.diameter[1], 3);
+  EXPECT_EQ(regions[0].size.get("top"), 1);
+  EXPECT_EQ(regions[1].size.get("diameter", 1), 3);
   EXPECT_EQ(regions[1].composition[1], 0.9);
   EXPECT_EQ(regions[1].where, "F:2");
 }

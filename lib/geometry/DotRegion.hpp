@@ -12,9 +12,9 @@ namespace tbpeta {
 
 // How a user describes a region: the -dot_* options or one line of a structure file.
 struct RegionSpec {
-  std::string material; // empty: no region
-  DotShape shape = DotShape::sphere;
-  ShapeSize size;
+  std::string material;                  // empty: no region
+  std::string shape = "sphere";          // a registered DotShapeKind's name
+  ShapeSizes size;                       // the sizes given (a size not given takes its parameter's default)
   std::array<double, 3> center{0, 0, 0}; // nm; the centre of the base for a shape that sits on a plane
   bool center_set = false;               // false: the supercell's centre
   int wetting_layers = 0;                // monolayers of a/2 under a shape that sits on a plane

@@ -42,32 +42,41 @@ inline double uniform(std::uint64_t seed, std::uint64_t index, std::uint64_t str
 }
 enum Stream : std::uint64_t { kHostAlloy = 1, kRegionAlloy = 2, kComposition = 3 };
 
-// The dot's shape and sizes from the options.
+// -help's line of a size: "Height of a lens, cone, pyramid, cylinder or ellipsoid".
+std::string SizeHelp(const ShapeParameter &p) { return std::string(p.what) + " of a " + ShapesTaking(p) + p.tail; }
+
+// The dot's shape among the registered ones, and every registered size (each once, whichever shapes share it, so that
+// -help lists them all with their defaults: the program's, or the parameter's own).
 PetscErrorCode ReadDotShape(MPI_Comm comm, RegionSpec *dot, PetscBool *shape_none) {
-  const char *shapes[] = {"none",    "sphere",   "dome",      "box",      "lens", "cone",
-                          "pyramid", "cylinder", "ellipsoid", "DotShape", "DOT_", nullptr};
-  PetscEnum shape = (PetscEnum)dot->shape;
+  std::vector<const char *> names{"none"};
+  for (const DotShapeKind &k : DotShapes()) names.push_back(k.name);
+  const std::vector<const ShapeParameter *> params = DotShapeParameters();
+  std::vector<std::array<double, 3>> v(params.size());
+  for (size_t i = 0; i < params.size(); ++i)
+    for (int j = 0; j < params[i]->max_count; ++j) v[i][j] = dot->size.get(params[i]->key, j);
+  PetscInt shape = 0;
   PetscBool set = PETSC_FALSE;
-  ShapeSize &s = dot->size;
-  int count = 2;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Embedded dot: shape and sizes (nm)", "tbpeta");
-  PetscCall(PetscOptionsEnum("-dot_shape", "Dot shape (none: no dot)", "tbpeta", shapes, shape, &shape, &set));
-  PetscCall(PetscOptionsReal("-dot_radius", "Radius of a sphere or dome", "tbpeta", s.radius, &s.radius, nullptr));
-  PetscCall(PetscOptionsReal("-dot_height", "Height of a lens, cone, pyramid, cylinder or ellipsoid", "tbpeta",
-                             s.height, &s.height, nullptr));
-  PetscCall(PetscOptionsReal("-dot_top_diameter", "Top diameter of a truncated cone (0: a full cone)", "tbpeta",
-                             s.top_diameter, &s.top_diameter, nullptr));
-  PetscCall(PetscOptionsReal("-dot_base", "Base edge of a pyramid (along [100] and [010])", "tbpeta", s.base, &s.base,
-                             nullptr));
+  PetscCall(PetscOptionsEList("-dot_shape", "Dot shape (none: no dot)", "tbpeta", names.data(), (PetscInt)names.size(),
+                              dot->shape.c_str(), &shape, &set));
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i]->max_count == 1)
+      PetscCall(
+          PetscOptionsReal(params[i]->option, SizeHelp(*params[i]).c_str(), "tbpeta", v[i][0], &v[i][0], nullptr));
   PetscOptionsEnd();
-  PetscCall(OptionsGetRealTuple(comm, "-dot_size", "Box dot size x,y,z", 3, s.size.data(), &set));
-  PetscCall(OptionsGetRealList(comm, "-dot_diameter",
-                               "Base diameter of a lens, cone, cylinder or ellipsoid: D, or D[110],D[1-10]", 1, 2,
-                               s.diameter.data(), &count, &set));
-  if (set && count == 1) s.diameter[1] = s.diameter[0];
-  *shape_none = (DotShape)shape == DotShape::none ? PETSC_TRUE : PETSC_FALSE;
-  if (!*shape_none) dot->shape = (DotShape)shape;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ShapeParameter &p = *params[i];
+    int count = p.max_count;
+    PetscBool given = PETSC_FALSE;
+    if (p.max_count > 1) // a list: read as text, its length checked (OptionLists)
+      PetscCall(OptionsGetRealList(comm, p.option, SizeHelp(p).c_str(), p.min_count, p.max_count, v[i].data(), &count,
+                                   &given));
+    for (int j = count; j < p.max_count; ++j) v[i][j] = v[i][count - 1]; // D is D,D
+    dot->size.set(p.key, std::vector<double>(v[i].begin(), v[i].begin() + p.max_count));
+  }
+  *shape_none = set && shape == 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (set && shape > 0) dot->shape = names[shape];
   PetscFunctionReturn(0);
 }
 
@@ -167,9 +176,12 @@ PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, const NanostructureSp
   if (shape_none) s.dot.material.clear();
   PetscCheck(s.dot.alloy_material.empty() || !s.dot.material.empty(), comm, PETSC_ERR_USER_INPUT,
              "-dot_alloy needs a dot: give -dot_material");
-  PetscCheck(s.dot.wetting_layers == 0 || s.dot.material.empty() || SitsOnPlane(s.dot.shape), comm,
-             PETSC_ERR_USER_INPUT, "-dot_wetting_layers: a %s has no base plane (only the %s of %s take one)",
-             DotShapeName(s.dot.shape), "shapes that sit on a plane", "dome, lens, cone, pyramid, cylinder, ellipsoid");
+  const DotShapeKind *kind = FindDotShape(s.dot.shape);
+  PetscCheck(kind || s.dot.material.empty(), comm, PETSC_ERR_USER_INPUT,
+             "-dot_shape: '%s' is not a shape (allowed: %s)", s.dot.shape.c_str(), DotShapeNames().c_str());
+  PetscCheck(s.dot.wetting_layers == 0 || s.dot.material.empty() || kind->sits_on_plane, comm, PETSC_ERR_USER_INPUT,
+             "-dot_wetting_layers: a %s has no base plane (only the %s of %s take one)", kind->name,
+             "shapes that sit on a plane", DotShapeNames(true).c_str());
   if (!s.structure_file.empty()) {
     PetscCheck(!material_set || s.dot.material.empty(), comm, PETSC_ERR_USER_INPUT,
                "-structure_file %s replaces the -dot_* dot: give -dot_material or -structure_file, not both",
@@ -185,23 +197,12 @@ PetscErrorCode NanostructureSpecFromOptions(MPI_Comm comm, const NanostructureSp
 }
 
 namespace {
-// The names of a region's sizes in its errors: the options, or the structure file's keys after "FILE:line: ".
-ShapeSizeNames SizeNames(const std::string &where) {
-  if (!where.empty() && where[0] == '-')
-    return {"-dot_radius", "-dot_size", "-dot_diameter", "-dot_height", "-dot_top_diameter", "-dot_base"};
-  const std::string p = where + ": ";
-  return {p + "radius", p + "size", p + "diameter", p + "height", p + "top", p + "base"};
-}
-
 // The options that place and size the -dot_* dot of a shape, for the error of a dot that does not fit.
-std::string DotOptions(DotShape shape) {
-  switch (shape) {
-  case DotShape::sphere:
-  case DotShape::dome: return "-dot_radius/-dot_center";
-  case DotShape::box: return "-dot_size/-dot_center";
-  case DotShape::pyramid: return "-dot_base/-dot_height/-dot_center";
-  default: return "-dot_diameter/-dot_height/-dot_center";
-  }
+std::string DotOptions(const DotShapeKind &kind) {
+  std::string out;
+  for (const ShapeParameter *p : kind.parameters)
+    if (p->required) out += std::string(p->option) + "/";
+  return out + "-dot_center";
 }
 
 // Places region r (its shape checked, its materials resolved) and refuses one that leaves the supercell.
@@ -212,7 +213,12 @@ PetscErrorCode PlaceRegion(MPI_Comm comm, const RegionSpec &r, const std::vector
     return it == names.end() ? -1 : (int)(it - names.begin());
   };
   PetscFunctionBeginUser;
-  const std::string err = ShapeGeometry::Make(r.shape, r.size, SizeNames(r.where), &out->shape);
+  const DotShapeKind *kind = FindDotShape(r.shape);
+  PetscCheck(kind, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not a shape (allowed: %s)", r.where.c_str(),
+             r.shape.c_str(), DotShapeNames().c_str());
+  // The errors name a size by its option for the -dot_* dot (and its stack), by FILE:line and key in a file.
+  const ShapeSizeNames size_names{!r.where.empty() && r.where[0] == '-' ? "" : r.where};
+  const std::string err = ShapeGeometry::Make(*kind, r.size, size_names, &out->shape);
   PetscCheck(err.empty(), comm, PETSC_ERR_USER_INPUT, "%s", err.c_str());
   out->a_nm = a_nm, out->wetting_layers = r.wetting_layers, out->where = r.where;
   out->material = index(r.material), out->composition = r.composition;
@@ -221,7 +227,7 @@ PetscErrorCode PlaceRegion(MPI_Comm comm, const RegionSpec &r, const std::vector
              "%s: material %s was not loaded", r.where.c_str(), r.material.c_str());
   for (int a = 0; a < 3; ++a) out->anchor[a] = r.center_set ? r.center[a] : lattice.cells()[a] * a_nm / 2;
   const std::array<double, 3> lo = out->lower(), hi = out->upper();
-  const std::string who = r.where == "-dot_*" ? DotOptions(r.shape) : r.where;
+  const std::string who = r.where == "-dot_*" ? DotOptions(*kind) : r.where;
   for (int a = 0; a < 3; ++a) {
     const double L = lattice.cells()[a] * a_nm, l = std::isinf(lo[a]) ? 0 : lo[a], h = std::isinf(hi[a]) ? L : hi[a];
     PetscCheck(l >= -1e-9 && h <= L + 1e-9, comm, PETSC_ERR_USER_INPUT,

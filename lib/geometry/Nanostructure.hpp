@@ -2,9 +2,9 @@
 // Which material each cation has: the host, the regions of the structure (an embedded dot of the -dot_* options,
 // a vertical stack of it, or the regions of a -structure_file; a later region wins where they overlap), graded or
 // interdiffused compositions, and random cation alloys (-host_alloy M,x, -dot_alloy M,x, -alloy_seed s). A cation
-// belongs to a region when its ideal site lies inside the closed shape or the region's wetting layer (DotShape); an
-// anion takes its parameters from its bonded cations. Every draw depends only on the cation's canonical index and the
-// seed (a counter-based hash), so the same atoms are substituted whatever the number of ranks.
+// belongs to a region when its ideal site lies inside the closed shape or the region's wetting layer (DotShapeKind);
+// an anion takes its parameters from its bonded cations. Every draw depends only on the cation's canonical index and
+// the seed (a counter-based hash), so the same atoms are substituted whatever the number of ranks.
 #include <petscsys.h>
 
 #include <array>

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -14,16 +13,6 @@
 namespace tbpeta {
 
 namespace {
-// The sizes each shape requires, besides material, center, alloy and composition (and wetting when it sits on a plane).
-const std::map<DotShape, std::set<std::string>> kSizes = {{DotShape::sphere, {"radius"}},
-                                                          {DotShape::dome, {"radius"}},
-                                                          {DotShape::box, {"size"}},
-                                                          {DotShape::lens, {"diameter", "height"}},
-                                                          {DotShape::cone, {"diameter", "height"}},
-                                                          {DotShape::pyramid, {"base", "height"}},
-                                                          {DotShape::cylinder, {"diameter", "height"}},
-                                                          {DotShape::ellipsoid, {"diameter", "height"}}};
-
 // n to m comma-separated finite numbers; "" or what is wrong.
 std::string Numbers(const std::string &text, size_t n, size_t m, std::vector<double> *out) {
   out->clear();
@@ -40,29 +29,37 @@ std::string Numbers(const std::string &text, size_t n, size_t m, std::vector<dou
   return "";
 }
 
-// The keys a shape takes, for the errors.
-std::string Allowed(DotShape shape) {
+// The keys a shape takes, for the errors: its sizes, and wetting when it sits on a plane.
+std::string Allowed(const DotShapeKind &shape) {
   std::string keys = "material, center";
-  for (const std::string &k : kSizes.at(shape)) keys += ", " + k;
-  if (shape == DotShape::cone) keys += ", top";
-  if (SitsOnPlane(shape)) keys += ", wetting";
+  for (const ShapeParameter *p : shape.parameters) keys += ", " + std::string(p->key);
+  if (shape.sits_on_plane) keys += ", wetting";
   return keys + ", alloy, composition";
 }
 
-// One field key=value into r; "" or what is wrong.
-std::string Field(const std::string &key, const std::string &value, RegionSpec *r) {
+// The size `key` of the shape (nullptr: it takes none of that name).
+const ShapeParameter *SizeOf(const DotShapeKind &shape, const std::string &key) {
+  for (const ShapeParameter *p : shape.parameters)
+    if (key == p->key) return p;
+  return nullptr;
+}
+
+// One field key=value into r, whose shape takes it; "" or what is wrong.
+std::string Field(const std::string &key, const std::string &value, const DotShapeKind &shape, RegionSpec *r) {
   std::vector<double> v;
   std::string err;
-  ShapeSize &s = r->size;
-  if (key == "material") r->material = value, err = value.empty() ? "material= is empty" : "";
-  else if (key == "alloy") err = ParseAlloyText(value, &r->alloy_material, &r->alloy_x);
-  else if (key == "center" && (err = Numbers(value, 3, 3, &v)).empty())
-    r->center = {v[0], v[1], v[2]}, r->center_set = true;
-  else if (key == "size" && (err = Numbers(value, 3, 3, &v)).empty()) s.size = {v[0], v[1], v[2]};
-  else if (key == "diameter" && (err = Numbers(value, 1, 2, &v)).empty()) s.diameter = {v[0], v.back()};
-  else if (key == "composition" && (err = Numbers(value, 1, 2, &v)).empty()) {
-    r->composition = {v[0], v.back()};
-    if (v[0] < 0 || v[0] > 1 || v.back() < 0 || v.back() > 1) err = "a composition outside [0, 1]";
+  if (key == "material") {
+    r->material = value;
+    if (value.empty()) err = "material= is empty";
+  } else if (key == "alloy") err = ParseAlloyText(value, &r->alloy_material, &r->alloy_x);
+  else if (key == "center") {
+    if ((err = Numbers(value, 3, 3, &v)).empty()) {
+      r->center = {v[0], v[1], v[2]};
+      r->center_set = true;
+    }
+  } else if (key == "composition") {
+    if ((err = Numbers(value, 1, 2, &v)).empty()) r->composition = {v[0], v.back()};
+    if (err.empty() && (v[0] < 0 || v[0] > 1 || v.back() < 0 || v.back() > 1)) err = "a composition outside [0, 1]";
   } else if (key == "wetting") {
     char *end = nullptr;
     const long n = std::strtol(value.c_str(), &end, 10);
@@ -70,11 +67,9 @@ std::string Field(const std::string &key, const std::string &value, RegionSpec *
               ? "'" + value + "' is not a number of monolayers (0 or more)"
               : "";
     r->wetting_layers = (int)n;
-  } else if (key == "radius" || key == "height" || key == "top" || key == "base") {
-    if ((err = Numbers(value, 1, 1, &v)).empty())
-      (key == "radius" ? s.radius : key == "height" ? s.height : key == "top" ? s.top_diameter : s.base) = v[0];
-  } else if (key != "center" && key != "size" && key != "diameter" && key != "composition")
-    return "unknown key '" + key + "'";
+  } else if (const ShapeParameter *p = SizeOf(shape, key)) {
+    if ((err = Numbers(value, p->min_count, p->max_count, &v)).empty()) r->size.set(key, v);
+  } else return "unknown key '" + key + "'";
   return err.empty() ? "" : key + "=" + value + ": " + err;
 }
 
@@ -83,8 +78,10 @@ std::string Line(const std::string &text, RegionSpec *r) {
   std::istringstream in(text);
   std::string word;
   in >> word;
-  if (!DotShapeFromName(word, &r->shape) || r->shape == DotShape::none)
-    return "unknown shape '" + word + "' (expected one of " + DotShapeNames() + ")";
+  const DotShapeKind *shape = FindDotShape(word);
+  if (!shape) return "unknown shape '" + word + "' (expected one of " + DotShapeNames() + ")";
+  r->shape = shape->name;
+  const std::string a = "a " + r->shape;
   std::set<std::string> seen;
   while (in >> word) {
     const size_t eq = word.find('=');
@@ -92,17 +89,13 @@ std::string Line(const std::string &text, RegionSpec *r) {
     const std::string key = word.substr(0, eq);
     if (!seen.insert(key).second) return key + " is given twice";
     const bool shape_key = key != "material" && key != "center" && key != "alloy" && key != "composition";
-    const bool takes = kSizes.at(r->shape).count(key) || (key == "top" && r->shape == DotShape::cone) ||
-                       (key == "wetting" && SitsOnPlane(r->shape));
-    if (shape_key && !takes)
-      return "a " + std::string(DotShapeName(r->shape)) + " takes " + Allowed(r->shape) + " (not " + key + ")";
-    if (std::string err = Field(key, word.substr(eq + 1), r); !err.empty()) return err;
+    const bool takes = SizeOf(*shape, key) || (key == "wetting" && shape->sits_on_plane);
+    if (shape_key && !takes) return a + " takes " + Allowed(*shape) + " (not " + key + ")";
+    if (std::string err = Field(key, word.substr(eq + 1), *shape, r); !err.empty()) return err;
   }
-  if (!seen.count("material"))
-    return "no material= (a " + std::string(DotShapeName(r->shape)) + " takes " + Allowed(r->shape) + ")";
-  for (const std::string &k : kSizes.at(r->shape))
-    if (!seen.count(k)) return "a " + std::string(DotShapeName(r->shape)) + " needs " + k + "=";
-  if (r->shape == DotShape::cone && !seen.count("top")) r->size.top_diameter = 0;
+  if (!seen.count("material")) return "no material= (" + a + " takes " + Allowed(*shape) + ")";
+  for (const ShapeParameter *p : shape->parameters)
+    if (p->required && !seen.count(p->key)) return a + " needs " + p->key + "=";
   return "";
 }
 } // namespace

@@ -6,9 +6,11 @@
 //   pyramid   material=InAs base=12 height=4 center=40,20,10
 //   box       material=GaAs size=30,30,2 center=15,15,5 alloy=AlAs,0.3
 //
-// Keys: material (required), center=x,y,z (nm; default the supercell's centre), the shape's sizes (nm: radius,
-// size=x,y,z, diameter=D or D[110],D[1-10], height, top, base; each shape requires its own and takes no other),
-// wetting=n (monolayers of a/2 under a shape that sits on a plane), alloy=M,x and composition=x or x_base,x_apex.
+// Keys: material (required), center=x,y,z (nm; default the supercell's centre), the shape's sizes (nm: the keys of its
+// DotShapeKind's parameters, such as radius, size=x,y,z, diameter=D or D[110],D[1-10], height, top, base; each shape
+// requires its own, takes no other, and a size it does not require takes its default), wetting=n (monolayers of a/2
+// under a shape that sits on a plane), alloy=M,x and composition=x or x_base,x_apex. The shapes are the registered
+// ones (DotShapes.cpp).
 // Every bad line is refused in one line naming FILE:line and what is allowed.
 #include <petscsys.h>
 
