@@ -204,7 +204,9 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
       if (k >= 0) t[p].push_back(dt);
     }
   for (auto &q : r) PetscCall(q.Destroy());
-  row->step = Median(t[0]), row->fused_step = Median(t[1]), row->plain_step = Median(t[2]);
+  row->step = Median(t[0]);
+  row->fused_step = Median(t[1]);
+  row->plain_step = Median(t[2]);
   row->step_product = Median(t[3]);
   PetscFunctionReturn(0);
 }
