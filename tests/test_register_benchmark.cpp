@@ -6,6 +6,7 @@
 // alone (whatever they are: nothing is asserted on a time), and a bad value is one line naming its option.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
