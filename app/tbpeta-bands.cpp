@@ -18,7 +18,9 @@ static const char help[] =
 #include <string>
 #include <vector>
 
-#include "bulk/BandStructure.hpp"
+#include "bulk/BandAnalysis.hpp"
+#include "bulk/BandUnfolding.hpp"
+#include "bulk/KPath.hpp"
 #include "bulk/KaneEnergy.hpp"
 #include "bulk/DeformationPotentials.hpp"
 #include "strain/StrainTensor.hpp"

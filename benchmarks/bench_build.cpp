@@ -5,49 +5,37 @@
 // A printed benchmark, not a test: the targets are "building costs at most 10 products" (AIJ) and "at most 2" (shell),
 // with the costs linear.
 //
-//   bench_build [-bench_sets vogl1983,nemo3d] [-bench_max_cells N[,M]] [-bench_cells 5,10,20] [-bench_products 7]
-//               [-bench_csv bench_build.csv] [-bench_touch_mb 512] [-bench_no_memory_guard]
+//   bench_build [options: -help lists them with their defaults]
 // Every other option (e.g. -partition, -log_view) is kept for each size; -params, -cells, -periodic, -material and
 // -k are set by the benchmark.
 static const char help[] =
     "bench_build: build time and product time of the stored and of the on-the-fly Hamiltonian against the number of "
     "atoms.\n"
-    "  -bench_sets vogl1983,nemo3d   parameter sets to run (default both)\n"
-    "  -bench_max_cells N[,M]        largest cube per set, in cells (default 64 for sp3s* sets, 50 for sp3d5s*)\n"
-    "  -bench_cells n1,n2,...        cube sizes in cells (default 5,10,20,40,50,64; capped by -bench_max_cells)\n"
-    "  -bench_products N             timed products per size after one warm-up (default 7, at least 5)\n"
-    "  -bench_csv FILE               CSV output (default bench_build.csv)\n"
-    "  -bench_touch_mb MB            first-touch reference per rank after each size (default 512, 0: none)\n"
-    "  -bench_no_memory_guard        run a size even when its estimated memory exceeds MemAvailable\n\n";
+    "Run with -help for every option and its default.\n\n";
 
 #include <petscmat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <malloc.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "BenchOptions.hpp"
+#include "SystemProbes.hpp"
+#include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "operator/OperatorProperties.hpp"
-#include "support/LogEvents.hpp"
-#include "support/OptionLists.hpp"
+#include "support/PetscHandle.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
-#include "support/PetscHandle.hpp"
-#include "io/OutputPath.hpp"
-#include "Targets.hpp"
 
 using namespace tbpeta;
+using namespace tbpeta::bench;
 
 namespace {
 
@@ -85,86 +73,12 @@ struct Row {
   double ratio() const { return t_build / t_product; }
 };
 
-// MemAvailable of the node in kB (every rank of these runs shares one node), or -1.
-double MemAvailableKb() {
-  std::ifstream f("/proc/meminfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("MemAvailable:", 0) == 0) return std::atof(line.c_str() + 13);
-  return -1;
-}
-
-// User and system CPU seconds of this process so far.
-void CpuSeconds(double *user, double *sys) {
-  rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  *user = u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec;
-  *sys = u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
-}
-
-// Page faults of this process so far (minor: each the first touch of a fresh page).
-double MinorFaults() {
-  rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return (double)u.ru_minflt;
-}
-
-// Seconds per GB to first-touch `bytes` of fresh memory, the floor under any build that writes that much new memory:
-// mapped anew (never memory the allocator recycles), 2 MiB-aligned and advised for transparent huge pages as the
-// CSR arrays and per-atom tables are, or in plain 4 KiB pages (huge = false), as arrays below 256 KiB are.
-double FirstTouchSecondsPerGb(size_t bytes, bool huge = true) {
-  constexpr size_t kHuge = size_t(2) << 20;
-  bytes = (bytes + kHuge - 1) / kHuge * kHuge;
-  void *m = mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) return NAN;
-  char *p = reinterpret_cast<char *>((reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) / kHuge * kHuge);
-#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
-  (void)madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#endif
-  const double t0 = MPI_Wtime();
-  std::memset(p, 1, bytes);
-  const double t = MPI_Wtime() - t0;
-  munmap(m, bytes + kHuge);
-  return t / (bytes / 1e9);
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Least-squares exponent p of t = c * atoms^p; NaN with fewer than two points.
-double FitExponent(const std::vector<double> &atoms, const std::vector<double> &t) {
-  const size_t n = atoms.size();
-  if (n < 2) return NAN;
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double x = std::log(atoms[i]), y = std::log(t[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
-
-double MaxOverRanks(MPI_Comm comm, double v) {
-  double r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return r;
-}
-double SumOverRanks(MPI_Comm comm, double v) {
-  double r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return r;
-}
-
 // The timed products of H (after one warm-up); the CPU seconds per product.
 PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<double> *times, double *cpu_per_product) {
-  const LogEvents *ev;
   OwnedVec x, y;
   OwnedRandom rnd;
   double pu0, ps0, pu1, ps1;
   PetscFunctionBeginUser;
-  PetscCall(GetLogEvents(&ev));
   PetscCall(MatCreateVecs(H, x.out(), y.out()));
   PetscCall(PetscRandomCreate(comm, rnd.out()));
   PetscCall(PetscRandomSetSeed(rnd, 12345));
@@ -174,11 +88,10 @@ PetscErrorCode TimeProducts(MPI_Comm comm, Mat H, int nproducts, std::vector<dou
   PetscCall(MatMult(H, x, y)); // warm-up: first touch of y, scatter set-up
   CpuSeconds(&pu0, &ps0);
   for (int i = 0; i < nproducts; ++i) {
-    PetscCallMPI(MPI_Barrier(comm));
-    const double a = MPI_Wtime();
-    PetscCall(MatMult(H, x, y));
-    PetscCallMPI(MPI_Barrier(comm));
-    times->push_back(MaxOverRanks(comm, MPI_Wtime() - a));
+    double t;
+    PetscCall(TimeOnRanks(
+        comm, [&] { return MatMult(H, x, y); }, &t));
+    times->push_back(t);
   }
   CpuSeconds(&pu1, &ps1);
   *cpu_per_product = MaxOverRanks(comm, (pu1 - pu0 + ps1 - ps0) / nproducts);
@@ -275,8 +188,7 @@ PetscErrorCode RunSize(MPI_Comm comm, const std::string &set, int cells, int npr
   std::vector<double> times;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  spec.model.set = set, spec.model.host = "GaAs", spec.cell.cells = {cells, cells, cells};
-  PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
+  PetscCall(BulkGaAsCube(comm, set, cells, &spec));
   // Model, lattice, nanostructure and partition (reads the parameter files); the structure is timed below.
   PetscCall(CreateTightBindingSystem(comm, spec, &sys));
   // Each operator on a structure of its own, built just before it: the shell first (its build is the smaller one, and
@@ -355,57 +267,41 @@ std::string Growth(double p) {
 
 struct BenchSettings {
   std::vector<std::string> sets;
-  std::vector<int> max_cells; // one for all sets, or one per set
-  std::vector<int> cells;     // ascending
-  PetscInt products = 7;
-  PetscReal touch_mb = 512;
+  std::vector<PetscInt> max_cells; // one for all sets, or one per set
+  std::vector<PetscInt> cells;     // ascending
+  PetscInt products = 0;
+  PetscReal touch_mb = 0;
   PetscBool no_guard = PETSC_FALSE;
-  std::string csv = "bench_build.csv";
+  std::string csv;
   int cap(size_t set_index) const {
     if (max_cells.empty()) return sets[set_index] == "nemo3d" || sets[set_index] == "jancu1998" ? 50 : 64;
-    return max_cells[max_cells.size() == 1 ? 0 : set_index];
+    return (int)max_cells[max_cells.size() == 1 ? 0 : set_index];
   }
 };
 
+bench::BenchOptions Options(BenchSettings *b) {
+  return {
+      {"-bench_sets", "Comma-separated parameter sets", "vogl1983,nemo3d", &b->sets},
+      {"-bench_max_cells",
+       "Largest cube (cells per axis), one value for all sets or one per set (default 64 for sp3s*, 50 for sp3d5s*)",
+       "", &b->max_cells},
+      {"-bench_cells", "Cube sizes in cells per axis (capped by -bench_max_cells)", "5,10,20,40,50,64", &b->cells},
+      {"-bench_products", "Timed products per size (after one warm-up; at least 5)", "7", &b->products},
+      bench::CsvFileOption(&b->csv, "CSV output file", "bench_build.csv"),
+      {"-bench_touch_mb", "MB per rank (at most H's size) for the first-touch reference after each size; 0: none",
+       "512", &b->touch_mb},
+      {"-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable", "false", &b->no_guard}};
+}
+
 PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
-  char sets_buf[256] = "vogl1983,nemo3d", csv[PETSC_MAX_PATH_LEN] = "bench_build.csv";
-  PetscInt max_cells[8], nmax = 8, cell_list[32] = {5, 10, 20, 40, 50, 64}, ncells = 32;
-  PetscBool max_set = PETSC_FALSE, cells_set = PETSC_FALSE;
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "bench_build", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_sets", "Comma-separated parameter sets", "bench_build", sets_buf, sets_buf,
-                               sizeof sets_buf, nullptr));
-  PetscCall(PetscOptionsIntArray(
-      "-bench_max_cells",
-      "Largest cube (cells per axis), one value for all sets or one per set (default 64 for sp3s*, 50 for sp3d5s*)",
-      "bench_build", max_cells, &nmax, &max_set));
-  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells per axis (default 5,10,20,40,50,64)",
-                                 "bench_build", cell_list, &ncells, &cells_set));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per size (after one warm-up)", "bench_build",
-                            b->products, &b->products, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "CSV output file", "bench_build", csv, csv, sizeof csv, nullptr));
-  PetscCall(PetscOptionsReal("-bench_touch_mb",
-                             "MB per rank (at most H's size) for the first-touch reference after each size; 0: none",
-                             "bench_build", b->touch_mb, &b->touch_mb, nullptr));
-  PetscCall(PetscOptionsBool("-bench_no_memory_guard", "Run sizes whose estimated memory exceeds MemAvailable",
-                             "bench_build", b->no_guard, &b->no_guard, nullptr));
-  PetscOptionsEnd();
-  if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
-  if (!cells_set) ncells = 6;
+  PetscCall(bench::ReadBenchOptions(comm, "bench_build", Options(b)));
   PetscCheck(b->products >= 5, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT " is fewer than 5",
              b->products);
-  for (const std::string &set : SplitList(sets_buf))
-    if (!set.empty()) b->sets.push_back(set);
-  PetscCheck(!max_set || nmax == 1 || nmax == (PetscInt)b->sets.size(), comm, PETSC_ERR_USER_INPUT,
+  PetscCheck(b->max_cells.size() <= 1 || b->max_cells.size() == b->sets.size(), comm, PETSC_ERR_USER_INPUT,
              "-bench_max_cells: give one value or one per set (%zu)", b->sets.size());
-  if (max_set) b->max_cells.assign(max_cells, max_cells + nmax);
-  b->cells.assign(cell_list, cell_list + ncells);
   std::sort(b->cells.begin(), b->cells.end());
-  b->csv = csv;
-  if (HelpRequested()) { // -partition and -da_processors_*: read for each run's ranks; listed here
-    PartitionSpec partition;
-    PetscCall(PartitionSpecFromOptions(comm, &partition));
-  }
+  PetscCall(ListPartitionOptions(comm)); // -partition and -da_processors_*: read for each run's ranks; listed here
   PetscFunctionReturn(0);
 }
 
@@ -422,7 +318,7 @@ PetscErrorCode FitsInMemory(MPI_Comm comm, const BenchSettings &b, const Row &pr
   double avail_min = 0;
   for (int attempt = 0; attempt < 5; ++attempt) {
     if (attempt) PetscCall(PetscSleep(2));
-    avail_min = std::max(avail_min, -MaxOverRanks(comm, -MemAvailableKb() * 1024.0));
+    avail_min = std::max(avail_min, -MaxOverRanks(comm, -NodeMemAvailableMb() * 1048576.0));
     if (avail_min <= 0 || need_max <= 0.95 * avail_min) break;
   }
   *fits = !(avail_min > 0 && need_max > 0.95 * avail_min);

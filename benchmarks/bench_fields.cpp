@@ -5,14 +5,13 @@
 // unstrained H with an applied field adds it in the product). At the end: the fitted exponent of the Poisson time
 // against the grid's nodes. A printed benchmark, not a test.
 //
-//   mpiexec -n R bench_fields [-bench_cells 11,23,50] [-bench_csv FILE] [-piezo_grid N] [-piezo_pad_cells N]
+//   mpiexec -n R bench_fields [options: -help lists them with their defaults] [-piezo_grid N] [-piezo_pad_cells N]
 //   [-piezo_ksp_*, -piezo_pc_*] [-strain_*]
 static const char help[] =
     "bench_fields: the piezoelectric potential of a relaxed InAs dome in GaAs at several sizes, against the "
     "relaxation; the shell product with a potential against the one without.\n"
-    "  -bench_cells n1,n2,...   cube sizes in cells (default 11,23: 10,648 and 97,336 atoms; 50 gives 10^6)\n"
-    "  -bench_csv FILE          also write the rows as CSV\n"
-    "  -piezo_grid, -piezo_pad_cells, -piezo_ksp_*, -piezo_pc_*, -strain_*  as in tbpeta\n\n";
+    "Run with -help for every option and its default; -piezo_grid, -piezo_pad_cells, -piezo_ksp_*, -piezo_pc_*, "
+    "-strain_* as in tbpeta.\n\n";
 
 #include <algorithm>
 #include <cmath>
@@ -21,11 +20,12 @@ static const char help[] =
 #include <string>
 #include <vector>
 
+#include "BenchOptions.hpp"
 #include "DomeInABox.hpp"
+#include "SystemProbes.hpp"
 #include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "fields/SystemFields.hpp"
-#include "io/OutputPath.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "support/PetscHandle.hpp"
@@ -67,17 +67,12 @@ PetscErrorCode PairedProducts(MPI_Comm comm, Mat A, Mat B, double ms[2]) {
   PetscCall(VecSet(x, 1.0));
   for (int k = -1; k < 7; ++k)
     for (int m = 0; m < 2; ++m) {
-      PetscCallMPI(MPI_Barrier(comm));
-      const double t0 = MPI_Wtime();
-      PetscCall(MatMult(m ? B : A, x, y));
-      double dt = MPI_Wtime() - t0;
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+      double dt;
+      PetscCall(bench::TimeOnRanks(
+          comm, [&] { return MatMult(m ? B : A, x, y); }, &dt));
       if (k >= 0) t[m].push_back(dt);
     }
-  for (int m = 0; m < 2; ++m) {
-    std::sort(t[m].begin(), t[m].end());
-    ms[m] = 1e3 * t[m][t[m].size() / 2];
-  }
+  for (int m = 0; m < 2; ++m) ms[m] = 1e3 * bench::Median(t[m]);
   PetscFunctionReturn(0);
 }
 
@@ -124,13 +119,12 @@ PetscErrorCode Measure(MPI_Comm comm, int n, Row *r) {
 // Least-squares slope of log(Poisson time) against log(grid nodes): the solver's own scaling (the fixed padding makes
 // the nodes per atom fall with the size).
 double PoissonExponent(const std::vector<Row> &rows) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double m = (double)rows.size();
+  std::vector<double> nodes, seconds;
   for (const Row &r : rows) {
-    const double x = std::log((double)r.nodes), y = std::log(r.poisson_s);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
+    nodes.push_back((double)r.nodes);
+    seconds.push_back(r.poisson_s);
   }
-  return (m * sxy - sx * sy) / (m * sxx - sx * sx);
+  return bench::FitExponent(nodes, seconds);
 }
 
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
@@ -172,22 +166,24 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows) {
   PetscFunctionReturn(0);
 }
 
+struct Settings {
+  std::vector<PetscInt> cells;
+  std::string csv;
+};
+
+bench::BenchOptions Options(Settings *s) {
+  return {{"-bench_cells", "Cube sizes in cells (10,648 and 97,336 atoms; 50 gives 10^6)", "11,23", &s->cells},
+          bench::CsvFileOption(&s->csv)};
+}
+
 PetscErrorCode Run(MPI_Comm comm, int *) {
-  PetscInt cells[8] = {11, 23}, ncells = 8;
-  char csv[PETSC_MAX_PATH_LEN] = "";
+  Settings b;
   std::vector<Row> rows;
-  PetscBool set;
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "bench_fields", "bench_fields");
-  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells", "bench_fields", cells, &ncells, &set));
-  PetscCall(
-      PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_fields", csv, csv, sizeof csv, nullptr));
-  PetscOptionsEnd();
-  if (!set) ncells = 2;
-  if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv"));
-  for (PetscInt i = 0; i < ncells; ++i)
-    PetscCheck(cells[i] >= 6, comm, PETSC_ERR_USER_INPUT,
-               "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 6", cells[i]);
+  PetscCall(bench::ReadBenchOptions(comm, "bench_fields", Options(&b)));
+  for (PetscInt n : b.cells)
+    PetscCheck(n >= 6, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 6",
+               n);
   PetscCall(ListRelaxationOptions(comm));
   PetscCall(ListFieldOptions(comm));
   if (HelpRequested()) PetscFunctionReturn(0);
@@ -196,9 +192,9 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscPrintf(comm, "%5s %6s %9s %9s %10s %5s %10s %8s %8s %22s %22s\n", "ranks", "cells", "atoms", "relax s",
                         "nodes", "its", "Poisson s", "MB/rank", "ratio", "strained ms w/o / with",
                         "field ms w/o / with"));
-  for (PetscInt i = 0; i < ncells; ++i) {
+  for (PetscInt n : b.cells) {
     Row r;
-    PetscCall(Measure(comm, (int)cells[i], &r));
+    PetscCall(Measure(comm, (int)n, &r));
     PetscCall(PetscPrintf(
         comm, "%5d %6d %9lld %9.2f %10lld %5" PetscInt_FMT " %10.2f %8.0f %8.3f %10.2f / %9.2f %10.2f / %9.2f\n",
         r.ranks, r.cells, r.atoms, r.relax_s, r.nodes, r.iterations, r.poisson_s, r.poisson_mb, r.ratio(),
@@ -206,7 +202,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     rows.push_back(r);
   }
   PetscCall(PrintTargets(comm, rows));
-  if (csv[0]) PetscCall(WriteCsv(comm, csv, rows));
+  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, rows));
   PetscFunctionReturn(0);
 }
 

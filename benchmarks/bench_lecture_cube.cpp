@@ -4,13 +4,12 @@
 // the same cube and steps (tbpeta-model: the settings of 2001 and of today, on 64 processors in cubes, and on this
 // run's ranks) and the lecture's "from 10 hours to 20 minutes" of NEMO 3-D Peta. A printed benchmark, not a test.
 //
-//   mpiexec -n R bench_lecture_cube [-cells n,n,n] [-bench_steps 3000] [any option of tbpeta's structure, model,
-//   -hamiltonian and -eps_*]
+//   mpiexec -n R bench_lecture_cube [-cells n,n,n] [its own options: -help lists them with their defaults] [any
+//   option of tbpeta's structure, model, -hamiltonian and -eps_*]
 static const char help[] =
     "bench_lecture_cube: 3,000 Lanczos steps on the lecture's 44 nm silicon cube, next to the scaling model and the "
     "lecture's figures.\n"
-    "  -bench_steps s   Lanczos steps (default 3000; the solve's -eps_max_it)\n"
-    "  -bench_domains P processors of the model's comparison row (default 64)\n"
+    "Run with -help for every option and its default: its own, and\n"
     "  the structure, model and -hamiltonian options of tbpeta (default -cells 81,81,81 -params nemo3d -material Si,\n"
     "  open, -hamiltonian shell) and its -eps_* options (default -eps_type nemo -eps_nemo_vectors false)\n\n";
 
@@ -19,6 +18,7 @@ static const char help[] =
 #include <cstdio>
 #include <string>
 
+#include "BenchOptions.hpp"
 #include "application/ApplicationMain.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "geometry/HaloAnalysis.hpp"
@@ -149,18 +149,23 @@ PetscErrorCode PrintFigure(MPI_Comm comm, const SystemSpec &spec, const Measured
   PetscFunctionReturn(0);
 }
 
+struct Settings {
+  PetscInt steps = 0, domains = 0;
+};
+
+bench::BenchOptions Options(Settings *s) {
+  return {{"-bench_steps", "Lanczos steps (the solve's -eps_max_it)", "3000", &s->steps},
+          {"-bench_domains", "Processors of the model's comparison row", "64", &s->domains}};
+}
+
 PetscErrorCode Run(MPI_Comm comm, int *) {
-  PetscInt steps = 3000, domains = 64;
+  Settings b;
   SystemSpec spec;
   HamiltonianOptions hopts;
   char text[32];
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "bench_lecture_cube", "bench_lecture_cube");
-  PetscCall(PetscOptionsInt("-bench_steps", "Lanczos steps (the solve's -eps_max_it)", "bench_lecture_cube", steps,
-                            &steps, nullptr));
-  PetscCall(PetscOptionsInt("-bench_domains", "Processors of the model's comparison row", "bench_lecture_cube", domains,
-                            &domains, nullptr));
-  PetscOptionsEnd();
+  PetscCall(bench::ReadBenchOptions(comm, "bench_lecture_cube", Options(&b)));
+  const PetscInt steps = b.steps, domains = b.domains;
   PetscCheck(steps >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_steps %" PetscInt_FMT ": needs at least 1 step", steps);
   PetscCheck(domains >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_domains %" PetscInt_FMT ": needs at least 1", domains);
   std::snprintf(text, sizeof text, "%" PetscInt_FMT, steps);

@@ -4,9 +4,7 @@
 // block sharing), sp3s* (vogl1983) and sp3d5s*+SO (nemo3d), next to this machine's STREAM-style triad bandwidth
 // measured in the same run. A printed benchmark, not a test.
 //
-//   mpiexec -n R bench_operators [-bench_cells 24,50] [-bench_sets vogl1983,nemo3d] [-bench_structures bulk,dot]
-//                                [-bench_variants aij,baij,stored_blocks,shell,shell_nocache] [-bench_products 7]
-//                                [-bench_max_mb MB] [-bench_csv FILE]
+//   mpiexec -n R bench_operators [options: -help lists them with their defaults]
 // Per variant: ms and µs per atom of one product (median of the timed products, the variants interleaved so that
 // the machine's load hits all alike), GFlop/s (the operator's own flop count: 8 per complex AIJ entry; the block
 // operators' real multiply-adds), effective GB/s (bytes = the operator's storage + x + y + halo, printed),
@@ -17,44 +15,33 @@
 static const char help[] =
     "bench_operators: product time, bandwidth and memory of every operator for H, side by side, with the triad "
     "bandwidth.\n"
-    "  -bench_cells n1,n2,...      cube sizes in cells (default 24: 110,592 atoms)\n"
-    "  -bench_sets a,b             parameter sets (default vogl1983,nemo3d)\n"
-    "  -bench_structures a,b       bulk (periodic), dot (passivated InAs sphere in GaAs), strained_dot (the dot "
-    "relaxed by\n"
-    "                              -strain keating; each variant with the ideal H and with the strained H) (default "
-    "bulk,dot)\n"
-    "  -bench_variants a,b,...     aij, baij, stored_blocks, shell, shell_nocache (default all)\n"
-    "  -bench_products N           timed products per variant, interleaved (default 7)\n"
-    "  -bench_max_mb MB            skip a variant whose storage would exceed this per rank (default: "
-    "MemAvailable/2/ranks)\n"
-    "  -bench_csv FILE             also write the rows as CSV\n\n";
+    "Run with -help for every option and its default.\n\n";
 
 #include <petscmat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <malloc.h>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "BenchOptions.hpp"
+#include "SystemProbes.hpp"
 #include "application/ApplicationMain.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "solvers/lanczos/LanczosRecurrence.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "operator/OperatorProperties.hpp"
-#include "support/OptionLists.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "support/PetscHandle.hpp"
-#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
+using namespace tbpeta::bench;
 
 namespace {
 
@@ -87,30 +74,6 @@ struct Row {
   double gbs() const { return (op_bytes + vec_bytes) / seconds / 1e9; }
 };
 
-// STREAM triad a = b + s c on three arrays of `mb` MB per rank, all ranks at once; best of 5, aggregate GB/s
-// (24 bytes moved per element: two reads, one write).
-PetscErrorCode TriadGBs(MPI_Comm comm, double mb, double *gbs) {
-  const size_t n = (size_t)(mb * 1048576 / 8);
-  std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
-  double best = 1e30;
-  PetscMPIInt size;
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  for (int rep = 0; rep < 6; ++rep) {
-    PetscCallMPI(MPI_Barrier(comm));
-    const double t0 = MPI_Wtime();
-    const double s = 1.0 + 1e-3 * rep;
-    for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
-    double dt = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
-    if (rep > 0) best = std::min(best, dt); // the first touches the pages
-  }
-  volatile double sink = a[n / 2];
-  (void)sink;
-  *gbs = 24.0 * (double)n * size / best / 1e9;
-  PetscFunctionReturn(0);
-}
-
 // The storage a variant would need per rank (estimate from the atoms and the basis), in MB.
 double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
   const double per_atom = v.opts.kind == "shell"           ? 100.0
@@ -138,28 +101,19 @@ PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs,
   PetscFunctionReturn(0);
 }
 
-std::vector<std::string> Split(const char *text) {
-  std::vector<std::string> out;
-  for (const std::string &item : SplitList(text))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 // The benchmark's structures: a periodic bulk GaAs cube of n cells, or an open GaAs cube with an InAs sphere of a
 // quarter of its edge. -partition and -da_processors_x/y/z of the command line apply.
 PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::string &structure, int n,
                            TightBindingSystem *sys) {
   SystemSpec spec;
   PetscFunctionBeginUser;
-  spec.model.set = set, spec.model.host = "GaAs";
-  spec.cell.cells = {n, n, n};
+  PetscCall(BulkGaAsCube(comm, set, n, &spec));
   if (structure != "bulk") {
     spec.cell.periodic = {false, false, false};
     spec.nano.dot.material = "InAs", spec.nano.dot.shape = "sphere";
     spec.nano.dot.size.set("radius", 0.25 * n * 0.56532);
   }
   if (structure == "strained_dot") spec.strain.model = StrainModel::keating;
-  PetscCall(PartitionSpecFromOptions(comm, &spec.partition));
   PetscCall(CreateTightBindingSystem(comm, spec, sys));
   PetscCall(BuildStructure(comm, sys));
   if (structure == "strained_dot") { // relaxed as tbpeta does (Keating, the strain_ SNES defaults)
@@ -214,17 +168,12 @@ PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<OwnedMat> &ops, Pet
   PetscCall(VecSet(x, 1.0));
   for (PetscInt k = -1; k < products; ++k)
     for (size_t o = 0; o < ops.size(); ++o) {
-      PetscCallMPI(MPI_Barrier(comm));
-      const double t0 = MPI_Wtime();
-      PetscCall(MatMult(ops[o], x, y));
-      double dt = MPI_Wtime() - t0;
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+      double dt;
+      PetscCall(TimeOnRanks(
+          comm, [&] { return MatMult(ops[o], x, y); }, &dt));
       if (k >= 0) t[o].push_back(dt); // k = -1: warm-up
     }
-  for (auto &times : t) {
-    std::sort(times.begin(), times.end());
-    median->push_back(times[times.size() / 2]);
-  }
+  for (const auto &times : t) median->push_back(Median(times));
   PetscFunctionReturn(0);
 }
 
@@ -247,22 +196,18 @@ PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
   PetscCall(VecCopy(r[0].v, x));
   for (PetscInt k = -1; k < steps; ++k)
     for (int p = 0; p < 4; ++p) {
-      PetscCallMPI(MPI_Barrier(r[0].comm));
-      const double t0 = MPI_Wtime();
-      double alpha;
-      if (p < 3) PetscCall(lanczos::Step(r[p], beta[p], &alpha, &beta[p]));
-      else PetscCall(MatMult(H, x, y));
-      double dt = MPI_Wtime() - t0;
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, r[0].comm));
+      double alpha, dt;
+      const auto step = [&]() -> PetscErrorCode {
+        return p < 3 ? lanczos::Step(r[p], beta[p], &alpha, &beta[p]) : MatMult(H, x, y);
+      };
+      PetscCall(TimeOnRanks(r[0].comm, step, &dt));
       if (k >= 0) t[p].push_back(dt);
     }
   for (auto &q : r) PetscCall(q.Destroy());
-  double median[4];
-  for (int p = 0; p < 4; ++p) {
-    std::sort(t[p].begin(), t[p].end());
-    median[p] = t[p][t[p].size() / 2];
-  }
-  row->step = median[0], row->fused_step = median[1], row->plain_step = median[2], row->step_product = median[3];
+  row->step = Median(t[0]);
+  row->fused_step = Median(t[1]);
+  row->plain_step = Median(t[2]);
+  row->step_product = Median(t[3]);
   PetscFunctionReturn(0);
 }
 
@@ -308,73 +253,56 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
 }
 
 struct BenchSettings {
-  std::vector<int> cells;
-  std::vector<std::string> sets, structures;
+  std::vector<PetscInt> cells;
+  std::vector<std::string> sets, structures, variant_names;
   std::vector<const Variant *> variants;
-  PetscInt products = 7;
-  PetscReal max_mb = -1;
-  PetscReal triad_mb = 256; // per array and rank: well beyond the caches
+  PetscInt products = 0;
+  PetscReal max_mb = 0;
+  PetscReal triad_mb = 0; // per array and rank: well beyond the caches
   std::string csv;
 };
 
+bench::BenchOptions Options(BenchSettings *b) {
+  return {{"-bench_cells", "Cube sizes in cells", "24", &b->cells},
+          {"-bench_sets", "Parameter sets", "vogl1983,nemo3d", &b->sets},
+          {"-bench_structures",
+           "bulk, dot, strained_dot (the dot relaxed; each variant with the ideal and the strained H)", "bulk,dot",
+           &b->structures},
+          {"-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache",
+           "aij,baij,stored_blocks,shell,shell_nocache", &b->variant_names},
+          {"-bench_products", "Timed products per variant (at least 3)", "7", &b->products},
+          {"-bench_max_mb",
+           "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)",
+           "-1", &b->max_mb},
+          bench::CsvFileOption(&b->csv),
+          {"-bench_triad_mb", "Size of each of the triad's three arrays per rank (MB; beyond the caches)", "256",
+           &b->triad_mb}};
+}
+
 PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
-  char cells_text[256] = "24", sets_text[256] = "vogl1983,nemo3d", structures_text[256] = "bulk,dot",
-       variants_text[256] = "aij,baij,stored_blocks,shell,shell_nocache";
-  char csv[PETSC_MAX_PATH_LEN] = "";
-  PetscBool has_csv = PETSC_FALSE;
   PetscMPIInt size;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscOptionsBegin(comm, nullptr, "bench_operators", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_cells", "Cube sizes in cells", "bench_operators", cells_text, cells_text,
-                               sizeof cells_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_sets", "Parameter sets", "bench_operators", sets_text, sets_text,
-                               sizeof sets_text, nullptr));
-  PetscCall(PetscOptionsString(
-      "-bench_structures", "bulk, dot, strained_dot (the dot relaxed; each variant with the ideal and the strained H)",
-      "bench_operators", structures_text, structures_text, sizeof structures_text, nullptr));
-  PetscCall(PetscOptionsString("-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache", "bench_operators",
-                               variants_text, variants_text, sizeof variants_text, nullptr));
-  PetscCall(PetscOptionsInt("-bench_products", "Timed products per variant", "bench_operators", b->products,
-                            &b->products, nullptr));
-  PetscCall(PetscOptionsReal(
-      "-bench_max_mb",
-      "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)",
-      "bench_operators", b->max_mb, &b->max_mb, nullptr));
-  PetscCall(PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_operators", csv, csv, sizeof csv,
-                               &has_csv));
-  PetscCall(PetscOptionsReal("-bench_triad_mb",
-                             "Size of each of the triad's three arrays per rank (MB; beyond the caches)",
-                             "bench_operators", b->triad_mb, &b->triad_mb, nullptr));
-  PetscOptionsEnd();
-  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
+  PetscCall(bench::ReadBenchOptions(comm, "bench_operators", Options(b)));
   PetscCheck(b->triad_mb >= 1, comm, PETSC_ERR_USER_INPUT, "-bench_triad_mb must be >= 1 MB, got %g",
              (double)b->triad_mb);
   PetscCheck(b->products >= 3, comm, PETSC_ERR_USER_INPUT, "-bench_products: %" PetscInt_FMT "; at least 3",
              b->products);
   if (b->max_mb < 0) b->max_mb = (NodeMemAvailableMb() > 0 ? NodeMemAvailableMb() : 1e6) / 2 / size;
-  for (const std::string &c : Split(cells_text)) {
-    const int n = std::atoi(c.c_str());
-    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %s is not a cube size of at least 2 cells",
-               c.c_str());
-    b->cells.push_back(n);
-  }
-  for (const std::string &name : Split(variants_text)) {
+  for (PetscInt n : b->cells)
+    PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT,
+               "-bench_cells: %" PetscInt_FMT " is not a cube size of at least 2 cells", n);
+  for (const std::string &name : b->variant_names) {
     const Variant *v =
         std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
     PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT,
                "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
     b->variants.push_back(v);
   }
-  b->sets = Split(sets_text), b->structures = Split(structures_text);
   for (const std::string &st : b->structures)
     PetscCheck(st == "bulk" || st == "dot" || st == "strained_dot", comm, PETSC_ERR_USER_INPUT,
                "-bench_structures: %s is not bulk, dot or strained_dot", st.c_str());
-  b->csv = has_csv ? csv : "";
-  if (HelpRequested()) { // -partition and -da_processors_*: read for each run's ranks; listed here
-    PartitionSpec partition;
-    PetscCall(PartitionSpecFromOptions(comm, &partition));
-  }
+  PetscCall(ListPartitionOptions(comm)); // -partition and -da_processors_*: read for each run's ranks; listed here
   PetscFunctionReturn(0);
 }
 
@@ -403,7 +331,7 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, d
   PetscCall(PetscPrintf(comm, "\n"));
   for (const std::string &set : b.sets)
     for (const std::string &structure : b.structures)
-      for (int n : b.cells)
+      for (PetscInt n : b.cells)
         for (int ranks : counts) {
           if (ranks == size) PetscCall(Measure(comm, set, structure, n, b.variants, b.products, b.max_mb, rows));
           else if (rank == 0) PetscCall(Measure(one, set, structure, n, b.variants, b.products, b.max_mb, rows));

@@ -4,8 +4,8 @@
 // and the targets (the Lanczos needs the least memory, 3 vectors + the wanted ones, and no more products than
 // Krylov-Schur with harmonic extraction). A printed benchmark, not a test.
 //
-//   bench_solvers [-cells n,n,n] [-dot_radius R] [-compare_max_products N] [-compare_runs ...] [-bench_csv FILE]
-//                 [-bench_rows FILE,...]
+//   bench_solvers [-cells n,n,n] [-dot_radius R] [-compare_max_products N] [-compare_runs ...] [its own options:
+//                 -help lists them with their defaults]
 // The runs can be split over jobs (a batch queue's time limit; a shared machine): each job runs some of them with
 // -compare_runs and writes its rows with -bench_csv; a later job reads them back with -bench_rows (same structure,
 // question and rank count, else refused) and prints the table, ratios and targets over all rows.
@@ -18,9 +18,7 @@ static const char help[] =
     "lecture's claims.\n"
     "  -cells n,n,n              supercell (default 24,24,24: 110,592 atoms); e.g. 7,7,7 for a smoke run\n"
     "  -compare_max_products N   cap per run (default 50000 here); all -compare_* options of tbpeta apply\n"
-    "  -bench_csv FILE           also write the table as CSV (every row, with its states), for -bench_rows\n"
-    "  -bench_rows F1,F2,...     rows measured before by -bench_csv on the same structure and ranks, compared with "
-    "this run's\n\n";
+    "Run with -help for every option and its default.\n\n";
 
 #include <petscmat.h>
 
@@ -33,6 +31,8 @@ static const char help[] =
 #include <string>
 #include <vector>
 
+#include "BenchOptions.hpp"
+#include "SystemProbes.hpp"
 #include "application/ApplicationMain.hpp"
 #include "fields/SystemFields.hpp"
 #include "bulk/CellSpectrum.hpp"
@@ -46,7 +46,6 @@ static const char help[] =
 #include "support/OptionLists.hpp"
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
-#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -74,15 +73,12 @@ PetscErrorCode ProductSeconds(Mat H, double *seconds) {
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(H, x, y)); // warm-up
   for (int i = 0; i < 5; ++i) {
-    PetscCallMPI(MPI_Barrier(comm));
-    const double t0 = MPI_Wtime();
-    PetscCall(MatMult(H, x, y));
-    double dt = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+    double dt;
+    PetscCall(bench::TimeOnRanks(
+        comm, [&] { return MatMult(H, x, y); }, &dt));
     t.push_back(dt);
   }
-  std::sort(t.begin(), t.end());
-  *seconds = t[t.size() / 2];
+  *seconds = bench::Median(t);
   PetscFunctionReturn(0);
 }
 
@@ -282,33 +278,23 @@ struct BenchSettings {
   CompareOptions opts;
   std::string csv;
   std::vector<std::string> earlier_files;
+  PetscBool earlier_given = PETSC_FALSE;
   double vbm = 0, cbm = 0;
 };
 
+bench::BenchOptions Options(BenchSettings *b) {
+  return {bench::CsvFileOption(&b->csv, "Also write the table as CSV (every row, with its states), for -bench_rows"),
+          {"-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks", "", &b->earlier_files,
+           &b->earlier_given}};
+}
+
 PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
-  char csv[PETSC_MAX_PATH_LEN] = "";
-  char *files[16];
-  PetscInt nfiles = 16;
-  PetscBool has_csv = PETSC_FALSE, has_earlier = PETSC_FALSE;
   SystemSpec spec;
   CompareOptions defaults;
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "bench_solvers", "tbpeta");
-  PetscCall(PetscOptionsString("-bench_csv",
-                               "Also write the table as CSV (every row, with its states), for -bench_rows",
-                               "bench_solvers", csv, csv, sizeof csv, &has_csv));
-  PetscCall(PetscOptionsStringArray("-bench_rows", "Rows measured before by -bench_csv on the same structure and ranks",
-                                    "bench_solvers", files, &nfiles, &has_earlier));
-  PetscOptionsEnd();
-  if (has_csv) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
-  if (!has_earlier) nfiles = 0;
-  PetscCheck(!has_earlier || nfiles > 0, comm, PETSC_ERR_USER_INPUT,
+  PetscCall(bench::ReadBenchOptions(comm, "bench_solvers", Options(b)));
+  PetscCheck(!b->earlier_given || !b->earlier_files.empty(), comm, PETSC_ERR_USER_INPUT,
              "-bench_rows needs one or more CSV files written by -bench_csv");
-  for (PetscInt i = 0; i < nfiles; ++i) {
-    b->earlier_files.push_back(files[i]);
-    PetscCall(PetscFree(files[i]));
-  }
-  b->csv = has_csv ? csv : "";
   PetscCall(SystemSpecFromOptions(comm, BenchmarkSystem(), &spec));
   for (int a = 0; a < 3; ++a)
     PetscCheck(!spec.cell.periodic[a] || spec.cell.k[a] == 0, comm, PETSC_ERR_USER_INPUT,

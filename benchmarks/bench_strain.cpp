@@ -8,19 +8,12 @@
 // must stay linear in the atoms and below 5 % of the relaxation. A printed benchmark, not a test. On a shared machine,
 // -bench_repeat relaxes each size several times and keeps the fastest.
 //
-//   mpiexec -n R bench_strain [-bench_cells 11,23,50] [-bench_shape sphere|dome|lens-stack] [-bench_repeat N]
-//   [-bench_csv FILE]
-//   [-strain_*]
+//   mpiexec -n R bench_strain [options: -help lists them with their defaults] [-strain_*]
 static const char help[] =
     "bench_strain: relaxation of an InAs dot in GaAs at several sizes, an energy + gradient evaluation against a "
     "product of H.\n"
-    "  -bench_cells n1,n2,...   cube sizes in cells (default 11,23: 10,648 and 97,336 atoms; 50 gives 10^6)\n"
-    "  -bench_shape S           sphere (radius a quarter of the edge), dome (half sphere on 2 monolayers) or "
-    "lens-stack\n"
-    "                           (two lenses 0.4 x 0.08 edges, graded 0.5..1, interdiffused 0.5 nm) (default sphere)\n"
-    "  -bench_repeat N          relax each size N times, keep the fastest (default 1)\n"
-    "  -bench_csv FILE          also write the rows as CSV\n"
-    "  -strain_snes_*, -strain_laplacian_*  the relaxation's solver options, as in tbpeta\n\n";
+    "Run with -help for every option and its default; -strain_snes_*, -strain_laplacian_*: the relaxation's solver "
+    "options, as in tbpeta.\n\n";
 
 #include <petscsnes.h>
 
@@ -32,18 +25,18 @@ static const char help[] =
 #include <string>
 #include <vector>
 
+#include "BenchOptions.hpp"
 #include "DomeInABox.hpp"
+#include "SystemProbes.hpp"
 #include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "strain/Relaxation.hpp"
 #include "strain/SystemRelaxation.hpp"
-#include "support/OptionLists.hpp"
 #include "support/ResidentMemory.hpp"
 #include "support/TextFile.hpp"
 #include "support/PetscHandle.hpp"
-#include "io/OutputPath.hpp"
 
 using namespace tbpeta;
 
@@ -89,15 +82,11 @@ PetscErrorCode MedianSeconds(MPI_Comm comm, F call, double *seconds) {
   std::vector<double> t;
   PetscFunctionBeginUser;
   for (int k = -1; k < 5; ++k) {
-    PetscCallMPI(MPI_Barrier(comm));
-    const double t0 = MPI_Wtime();
-    PetscCall(call());
-    double dt = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
+    double dt;
+    PetscCall(bench::TimeOnRanks(comm, call, &dt));
     if (k >= 0) t.push_back(dt);
   }
-  std::sort(t.begin(), t.end());
-  *seconds = t[t.size() / 2];
+  *seconds = bench::Median(t);
   PetscFunctionReturn(0);
 }
 
@@ -168,13 +157,12 @@ PetscErrorCode Measure(MPI_Comm comm, int n, const std::string &shape, PetscInt 
 
 // Least-squares slope of log(time) against log(atoms), of the relaxation or of the structure's build.
 double Exponent(const std::vector<Row> &rows, double Row::*seconds = &Row::relax_s) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double m = (double)rows.size();
+  std::vector<double> atoms, t;
   for (const Row &r : rows) {
-    const double x = std::log((double)r.atoms), y = std::log(r.*seconds);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
+    atoms.push_back((double)r.atoms);
+    t.push_back(r.*seconds);
   }
-  return (m * sxy - sx * sy) / (m * sxx - sx * sx);
+  return bench::FitExponent(atoms, t);
 }
 
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows) {
@@ -193,29 +181,34 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vecto
   PetscFunctionReturn(0);
 }
 
+struct Settings {
+  std::vector<PetscInt> cells;
+  std::string shape, csv;
+  PetscInt repeat = 0;
+};
+
+bench::BenchOptions Options(Settings *s) {
+  return {{"-bench_cells", "Cube sizes in cells (10,648 and 97,336 atoms; 50 gives 10^6)", "11,23", &s->cells},
+          {"-bench_shape",
+           "sphere (a quarter of the edge), dome (on 2 monolayers) or lens-stack (two graded, interdiffused lenses)",
+           "sphere", &s->shape},
+          {"-bench_repeat", "Relax each size this many times, keep the fastest", "1", &s->repeat},
+          bench::CsvFileOption(&s->csv)};
+}
+
 PetscErrorCode Run(MPI_Comm comm, int *) {
-  PetscInt cells[3] = {11, 23, 0};
-  char shape[16] = "sphere", csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt ncells = 3, repeat = 1;
+  Settings b;
   std::vector<Row> rows;
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, nullptr, "bench_strain", "bench_strain");
-  PetscCall(PetscOptionsIntArray("-bench_cells", "Cube sizes in cells", "bench_strain", cells, &ncells, nullptr));
-  PetscCall(PetscOptionsString("-bench_shape", "sphere or dome", "bench_strain", shape, shape, sizeof shape, nullptr));
-  PetscCall(PetscOptionsInt("-bench_repeat", "Relax each size this many times, keep the fastest", "bench_strain",
-                            repeat, &repeat, nullptr));
-  PetscCall(
-      PetscOptionsString("-bench_csv", "Also write the rows as CSV", "bench_strain", csv, csv, sizeof csv, nullptr));
-  PetscOptionsEnd();
-  if (csv[0]) PetscCall(CheckOutputFile(comm, csv, "-bench_csv", ".csv")); // before the measurements, not after them
-  if (ncells == 3 && cells[2] == 0) ncells = 2;                            // the defaults
-  PetscCheck(std::string(shape) == "sphere" || std::string(shape) == "dome" || std::string(shape) == "lens-stack", comm,
-             PETSC_ERR_USER_INPUT, "-bench_shape: '%s' is not allowed (allowed: sphere, dome, lens-stack)", shape);
-  for (PetscInt i = 0; i < ncells; ++i)
-    PetscCheck(cells[i] >= 4, comm, PETSC_ERR_USER_INPUT,
-               "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4", cells[i]);
-  PetscCheck(repeat >= 1, comm, PETSC_ERR_USER_INPUT,
-             "-bench_repeat: %" PetscInt_FMT " is not allowed (allowed: 1 or more)", repeat);
+  PetscCall(bench::ReadBenchOptions(comm, "bench_strain", Options(&b)));
+  const char *shape = b.shape.c_str();
+  PetscCheck(b.shape == "sphere" || b.shape == "dome" || b.shape == "lens-stack", comm, PETSC_ERR_USER_INPUT,
+             "-bench_shape: '%s' is not allowed (allowed: sphere, dome, lens-stack)", shape);
+  for (PetscInt n : b.cells)
+    PetscCheck(n >= 4, comm, PETSC_ERR_USER_INPUT, "-bench_cells: %" PetscInt_FMT " cells; each size needs at least 4",
+               n);
+  PetscCheck(b.repeat >= 1, comm, PETSC_ERR_USER_INPUT,
+             "-bench_repeat: %" PetscInt_FMT " is not allowed (allowed: 1 or more)", b.repeat);
   PetscCall(ListRelaxationOptions(comm)); // -help lists the solvers' options
   if (HelpRequested()) PetscFunctionReturn(0);
   PetscCall(PetscPrintf(comm,
@@ -225,9 +218,9 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PetscPrintf(comm, "%5s %6s %9s %6s %6s %10s %11s %8s %9s %10s %10s %10s %12s\n", "ranks", "cells", "atoms",
                         "iter", "evals", "eval ms", "product ms", "ratio", "relax s", "RSS B/atom", "own B/atom",
                         "max force", "structure s"));
-  for (PetscInt i = 0; i < ncells; ++i) {
+  for (PetscInt n : b.cells) {
     Row r;
-    PetscCall(Measure(comm, (int)cells[i], shape, repeat, &r));
+    PetscCall(Measure(comm, (int)n, shape, b.repeat, &r));
     PetscCall(PetscPrintf(comm,
                           "%5d %6d %9lld %6" PetscInt_FMT " %6" PetscInt_FMT
                           " %10.3f %11.3f %8.3f %9.2f %10.1f %10.1f %10.2e %12.3f\n",
@@ -251,7 +244,7 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     PetscCall(
         PetscPrintf(comm, "; structure time ~ atoms^%.3f (target at most 1.10)", Exponent(rows, &Row::structure_s)));
   PetscCall(PetscPrintf(comm, "\n"));
-  if (csv[0]) PetscCall(WriteCsv(comm, csv, rows));
+  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, rows));
   PetscFunctionReturn(0);
 }
 

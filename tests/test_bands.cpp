@@ -16,7 +16,9 @@
 
 #include "bulk_check_values.hpp"
 #include "system_fixture.hpp"
-#include "bulk/BandStructure.hpp"
+#include "bulk/BandAnalysis.hpp"
+#include "bulk/BandUnfolding.hpp"
+#include "bulk/KPath.hpp"
 #include "bulk/DeformationPotentials.hpp"
 #include "bulk/KaneEnergy.hpp"
 #include "test_support.hpp"

@@ -19,7 +19,12 @@ tbpeta_add_test(test_compare RANKS 1 2 3)
 tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
 # Each family's recipe (docs/development.md), a new member added from its test file alone: one program.
-tbpeta_add_test(test_register RANKS 1 2 3 SOURCES test_register_solver.cpp test_register_shape.cpp)
+tbpeta_add_test(test_register RANKS 1 2 3 SOURCES
+  test_register_solver.cpp
+  test_register_shape.cpp
+  test_register_benchmark.cpp
+)
+target_link_libraries(test_register PRIVATE tbpeta_bench) # the benchmarks' framework, for test_register_benchmark.cpp
 tbpeta_add_test(test_strain RANKS 1 2 3)
 tbpeta_add_test(test_strained_hamiltonian RANKS 1 2 3)
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <complex>
 
-#include "bulk/BandStructure.hpp"
+#include "bulk/BandUnfolding.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "bulk/StrainedBulk.hpp"
 #include "support/PetscHandle.hpp"

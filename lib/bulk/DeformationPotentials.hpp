@@ -1,6 +1,6 @@
 #pragma once
 // Deformation potentials of a material from its strained bulk cell (StrainedBulk.hpp) and band structure
-// (BandStructure.hpp), by symmetric differences at +-delta:
+// (BandUnfolding.hpp), by symmetric differences at +-delta:
 //   a_gap = dEg/d(tr eps), Eg = E(G6c) - E(top of G8v), from a hydrostatic strain;
 //   b from [001] strain (eps_zz = delta, eps_xx = eps_yy = -delta/2): E_lh - E_hh = 2 b (eps_zz - eps_xx);
 //   d from [111] shear (eps_yz = eps_xz = eps_xy = e): E(+-1/2) - E(+-3/2) = 2 sqrt3 d e, J along [111];

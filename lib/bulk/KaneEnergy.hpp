@@ -12,7 +12,7 @@
 #include <array>
 #include <vector>
 
-#include "bulk/BandStructure.hpp"
+#include "bulk/BandUnfolding.hpp"
 #include "model/TightBindingModel.hpp"
 
 namespace tbpeta {
