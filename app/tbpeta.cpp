@@ -24,10 +24,12 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "application/SystemSummary.hpp"
 #include "bulk/CellSpectrum.hpp"
 #include "fields/SystemFields.hpp"
+#include "geometry/CompositionOutput.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "solvers/EigenSolve.hpp"
 #include "solvers/folded/FoldedSpectrum.hpp"
 #include "solvers/lanczos/NemoLanczos.hpp"
+#include "strain/StrainOutput.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "study/ComparisonReport.hpp"
 #include "study/SolverComparison.hpp"
@@ -156,8 +158,7 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
 }
 
 // -compare: every run on H; the file gets the reference run's states (no vectors: each run's are freed) and the table.
-PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates *states,
-                       std::vector<TableForOutput> *tables) {
+PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates *states, RunResults *results) {
   std::vector<ComparisonRow> rows;
   PetscFunctionBeginUser;
   PetscCall(CompareSolvers(H, rs.compare_opts, &rows));
@@ -167,7 +168,7 @@ PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates 
       *states = r; // the reference run's record of its solve (its vectors went with its solver)
       states->solver = "compare, reference " + r.solver;
     }
-  tables->push_back(ComparisonTable(rows));
+  results->Add(ResultsPart{.tables = {ComparisonTable(rows)}});
   PetscFunctionReturn(0);
 }
 
@@ -204,12 +205,13 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   OwnedEPS eps;
   OwnedMat H;
   EigenStates states;
-  std::vector<TableForOutput> tables;
   SystemStrain strain;
   SystemFields fields;
+  RunResults results(rs.sys); // what -output writes, each stage's part added where it runs
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &rs));
+  results.Add(ResultsPart{.values = {{"gap_center", rs.midgap()}}});
   if (HelpRequested()) PetscCall(ListOptions(comm, rs)); // -help describes, it does not run
   if (HelpRequested()) PetscFunctionReturn(0);
   if (!rs.compare && rs.solve) PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
@@ -233,8 +235,11 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(CheckInterrupted(comm, "building the structure"));
   PetscCall(RelaxSystem(comm, &rs.sys, &strain));
   PetscCall(CheckInterrupted(comm, "relaxing the atoms"));
+  results.Add([&] { return StrainOutput(rs.sys, strain); });
+  results.Add([&] { return CompositionOutput(rs.sys.structure, rs.sys.nano); });
   PetscCall(ComputeSystemFields(comm, &rs.sys, &strain, &fields));
   PetscCall(CheckInterrupted(comm, "the potentials on the atoms"));
+  results.Add([&] { return FieldsOutput(fields); });
   if (rs.solve) {
     PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
     PetscCall(CheckInterrupted(comm, "building H"));
@@ -243,11 +248,11 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PrintStrainSummary(comm, rs.sys, strain.report, strain.tensors));
   PetscCall(PrintFieldsSummary(comm, rs.sys, fields));
   if (!rs.solve) states.solver = "none (-solve false)";
-  else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &tables));
+  else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &results));
   else PetscCall(Solve(comm, rs, eps, H, &states));
-  if (rs.solve && !rs.compare) PetscCall(ReportOptics(comm, rs.optics, rs.sys, H, eps, states, rs.midgap(), &tables));
-  if (!rs.output.path.empty())
-    PetscCall(WriteRunOutput(comm, rs.output, rs.sys, states, eps, rs.midgap(), strain, fields, tables));
+  results.SetStates(states, eps);
+  if (rs.solve && !rs.compare) PetscCall(ReportOptics(comm, rs.optics, rs.sys, H, eps, states, rs.midgap(), &results));
+  PetscCall(WriteRunOutput(comm, rs.output, results));
   PetscCall(PeakResidentMb(comm, &peak_max, &peak_sum));
   PetscCall(PetscPrintf(comm, "peak resident memory (VmHWM): %.1f MB on the largest rank, %.1f MB over all ranks\n",
                         peak_max, peak_sum));

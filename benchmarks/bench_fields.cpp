@@ -25,6 +25,7 @@ static const char help[] =
 #include "SystemProbes.hpp"
 #include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
+#include "fields/PiezoTerm.hpp"
 #include "fields/SystemFields.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "strain/SystemRelaxation.hpp"
@@ -104,8 +105,9 @@ PetscErrorCode Measure(MPI_Comm comm, int n, Row *r) {
   PetscCall(ComputeSystemFields(comm, &sys, &strain, &fields));
   r->poisson_mb = peak_reset ? (ProcStatusKb("VmHWM") - rss0) / 1024 : -1;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &r->poisson_mb, 1, MPI_DOUBLE, MPI_MAX, comm));
-  r->relax_s = strain.report.seconds, r->poisson_s = fields.poisson.seconds, r->nodes = fields.poisson.nodes;
-  r->iterations = fields.poisson.iterations;
+  const PoissonReport &poisson = fields.find<PiezoTerm>()->poisson();
+  r->relax_s = strain.report.seconds, r->poisson_s = poisson.seconds, r->nodes = poisson.nodes;
+  r->iterations = poisson.iterations;
   const LargeVector<double> piezo = sys.structure.potential;
   PetscCall(ShellPair(comm, &sys, piezo, r->strained_ms)); // a strained H: the potential joins its own diagonal
   sys.model.strained.on = false;                           // the ideal H with a field's potential: added in the product

@@ -23,6 +23,8 @@ tbpeta_add_test(test_register RANKS 1 2 3 SOURCES
   test_register_solver.cpp
   test_register_shape.cpp
   test_register_benchmark.cpp
+  test_register_output_group.cpp
+  test_register_onsite_term.cpp
 )
 target_link_libraries(test_register PRIVATE tbpeta_bench) # the benchmarks' framework, for test_register_benchmark.cpp
 tbpeta_add_test(test_strain RANKS 1 2 3)

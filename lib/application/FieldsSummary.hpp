@@ -1,6 +1,6 @@
 #pragma once
-// The line a run prints about the potentials on its atoms: the piezoelectric order and e14 choice with the Poisson
-// grid, solver, iterations and time; the applied field and its origin; the range of the potential over the atoms.
+// The line a run prints about the potentials on its atoms: each on-site term that is on in its own words (the
+// piezoelectric order with the Poisson solve, the applied field and its origin), then the range of the potential.
 #include <petscsys.h>
 
 #include "fields/SystemFields.hpp"

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <string>
 
-#include "fields/PolarizationPoisson.hpp"
 #include "fields/SystemFields.hpp"
 #include "geometry/HaloAnalysis.hpp"
 #include "model/BulkCell.hpp"
@@ -39,36 +38,25 @@ PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const Hami
 
 } // namespace
 
-namespace {
-
-// The Poisson solve's share of one rank: its grid's nodes (MakePoissonGrid, as SystemFields makes it) split evenly.
-double PoissonBytesPerRank(MPI_Comm comm, const TightBindingSystem &sys) {
-  PetscMPIInt size;
-  if (!sys.spec.fields.piezoOn()) return 0;
-  MPI_Comm_size(comm, &size);
-  const PoissonGridGeometry g = SystemPoissonGrid(sys);
-  return (double)g.totalNodes() / size * kPoissonBytesPerNode;
-}
-
-} // namespace
-
 PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
                                  PetscInt vectors_held, MemoryEstimate *est) {
   PetscMPIInt rank;
   double per_atom = 0, constant = 0;
+  FieldsEstimate fields;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   const DomainHalo d = CountDomainHalo(sys.lattice, sys.partition, rank);
   const double bs = sys.model.blockSize();
   PetscCall(HamiltonianBytesPerAtom(sys, hopts, &per_atom, &constant));
+  PetscCall(EstimateSystemFields(comm, sys, &fields)); // what the on-site terms allocate while they compute
   bool open = false;
   for (int a = 0; a < 3; ++a) open = open || !sys.spec.cell.periodic[a];
   MemoryEstimate e;
   // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
-  // each atom's displacement only when a relaxation sets them; the potential on an owned atom with -piezo or -efield
-  // (and as much again in the shell of an unstrained H, which keeps its own copy).
+  // each atom's displacement only when a relaxation sets them; the potential on an owned atom when an on-site term is
+  // on (and as much again in the shell of an unstrained H, which keeps its own copy).
   const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
-  const double potential = sys.spec.fields.any() ? (sys.spec.strain.on() ? 1 : 2) * sizeof(double) : 0;
+  const double potential = fields.on ? (sys.spec.strain.on() ? 1 : 2) * sizeof(double) : 0;
   const double owned_bytes =
       sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + potential + 4 * sizeof(int) + sizeof(std::uint32_t);
   const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
@@ -77,7 +65,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   e.hamiltonian =
       per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
   e.vectors = (double)vectors_held * (double)d.owned * bs * sizeof(PetscScalar);
-  e.fields = PoissonBytesPerRank(comm, sys);
+  e.fields = fields.compute_bytes;
   const double rss_kb = ProcStatusKb("VmRSS");
   e.runtime = rss_kb > 0 ? rss_kb * 1024.0 : 0;
   e.vectors_held = vectors_held;

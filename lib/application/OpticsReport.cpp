@@ -113,7 +113,7 @@ std::string SpectrumCsv(const std::vector<Transition> &t, double sigma) {
 } // namespace
 
 PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const TightBindingSystem &sys, Mat H, EPS eps,
-                            const EigenStates &states, double gap_center, std::vector<TableForOutput> *tables) {
+                            const EigenStates &states, double gap_center, RunResults *results) {
   PetscFunctionBeginUser;
   if (!opts.on) PetscFunctionReturn(0);
   PetscCheck(states.vectors && eps, comm, PETSC_ERR_USER_INPUT,
@@ -142,7 +142,7 @@ PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const Tigh
   std::vector<Level> lc, lv;
   const std::vector<Transition> t = ComputeTransitions(M, ec, ev, opts.degeneracy, opts.index, &lc, &lv);
   PetscCall(PrintTransitions(comm, t, lc, lv, c.front(), v.front(), after - before, seconds));
-  tables->push_back(OpticsTable(t, lc, lv, c.front(), v.front()));
+  results->Add(ResultsPart{.tables = {OpticsTable(t, lc, lv, c.front(), v.front())}});
   if (!opts.spectrum.empty()) {
     PetscCall(WriteTextFile(comm, opts.spectrum, SpectrumCsv(t, opts.broadening_mev * 1e-3), "-optics_spectrum"));
     PetscCall(PetscPrintf(comm, "wrote the spectrum to %s\n", opts.spectrum.c_str()));

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/ResultsForOutput.hpp"
+#include "application/RunOutput.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "solvers/EigenStates.hpp"
 
@@ -26,9 +26,9 @@ struct OpticsOptions {
 PetscErrorCode OpticsOptionsFromOptions(MPI_Comm comm, OpticsOptions *opts);
 
 // The transitions between the states above `gap_center` (conduction) and below it (valence), printed as a table,
-// returned as the optics/ table of the output and written to the spectrum file. H: the operator the states are of;
+// added to the run's results as the table optics/ and written to the spectrum file. H: the operator the states are of;
 // eps holds their eigenvectors (a one-line error when the solver returned none). Collective.
 PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const TightBindingSystem &sys, Mat H, EPS eps,
-                            const EigenStates &states, double gap_center, std::vector<TableForOutput> *tables);
+                            const EigenStates &states, double gap_center, RunResults *results);
 
 } // namespace tbpeta

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "io/OutputPath.hpp"
+#include "io/ResultsFile.hpp"
 #include "io/XdmfFile.hpp"
 #include "solvers/EigenSolve.hpp"
 #include "support/LogEvents.hpp"
@@ -66,96 +67,6 @@ AtomTables Atoms(const TightBindingSystem &sys) {
   return t;
 }
 
-// The strain/ group: displacement (N,3) nm, tensor (N,6) Voigt, hydrostatic, biaxial, energy (eV per atom), and
-// the relaxation's model, minimiser, iterations, largest force and convergence. `storage` keeps the arrays alive.
-AtomGroupForOutput StrainGroup(const TightBindingSystem &sys, const SystemStrain &strain,
-                               std::vector<std::vector<double>> *storage) {
-  const Structure &s = sys.structure;
-  const RelaxationReport &r = strain.report;
-  storage->assign(4, {});
-  std::vector<double> &u = (*storage)[0], &tensor = (*storage)[1], &hydrostatic = (*storage)[2],
-                      &biaxial = (*storage)[3];
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    const std::array<double, 3> ui = s.displacementOf(i);
-    u.insert(u.end(), ui.begin(), ui.end());
-    tensor.insert(tensor.end(), strain.tensors[i].begin(), strain.tensors[i].end());
-    hydrostatic.push_back(Hydrostatic(strain.tensors[i]));
-    biaxial.push_back(Biaxial(strain.tensors[i]));
-  }
-  AtomGroupForOutput g;
-  g.name = "strain";
-  g.fields = {{"displacement", 3, u},
-              {"tensor", 6, tensor},
-              {"hydrostatic", 1, hydrostatic},
-              {"biaxial", 1, biaxial},
-              {"energy", 1, strain.energy}};
-  g.text = {{"model", r.model}, {"minimiser", "SNES " + r.snes_type}, {"converged_reason", r.reason}};
-  g.values = {{"iterations", (double)r.iterations},
-              {"max_force", r.max_force},
-              {"converged", r.converged ? 1.0 : 0.0},
-              {"energy_per_atom", r.energyPerAtom()},
-              {"seconds", r.seconds}};
-  return g;
-}
-
-// The composition/ group: per atom, the local fraction x of the regions' materials that its species was drawn with (an
-// anion: the mean over its bonded cations) and the region that holds its site (-1: none).
-AtomGroupForOutput CompositionGroup(const TightBindingSystem &sys, std::vector<std::vector<double>> *storage) {
-  const Structure &s = sys.structure;
-  const Nanostructure &nano = sys.nano;
-  storage->assign(2, {});
-  std::vector<double> &x = (*storage)[0], &region = (*storage)[1];
-  for (PetscInt i = 0; i < s.owned; ++i) {
-    double xi = 0;
-    if (s.sublattice(i) == Sublattice::cation) xi = nano.composition(s.sites[i]);
-    else {
-      int n = 0;
-      for (int b = 0; b < 4; ++b)
-        if (s.bonds[i][b] >= 0) xi += nano.composition(s.sites[s.bonds[i][b]]), ++n;
-      xi = n ? xi / n : 0;
-    }
-    x.push_back(xi);
-    region.push_back(nano.regionOf(s.sites[i]));
-  }
-  AtomGroupForOutput g;
-  g.name = "composition";
-  g.fields = {{"x", 1, x}, {"region", 1, region}};
-  g.values = {{"regions", (double)nano.regions().size()},
-              {"interdiffusion_length", nano.spec().interdiffusion},
-              {"alloy_seed", (double)nano.spec().seed}};
-  return g;
-}
-
-// The fields/ group: per atom the potential phi (V: piezoelectric + applied; an electron's on-site energy is -e phi)
-// and with -piezo the polarisation (C/m^2); the Poisson solve's grid and counters, the field and its origin.
-AtomGroupForOutput FieldsGroup(const TightBindingSystem &sys, const SystemFields &f,
-                               std::vector<std::vector<double>> *storage) {
-  const FieldSpec &spec = sys.spec.fields;
-  storage->assign(2, {});
-  (*storage)[0].assign(f.potential.begin(), f.potential.end());
-  for (const auto &p : f.polarization) (*storage)[1].insert((*storage)[1].end(), p.begin(), p.end());
-  AtomGroupForOutput g;
-  g.name = "fields";
-  g.fields = {{"potential", 1, (*storage)[0]}};
-  if (f.piezo) g.fields.push_back({"polarization", 3, (*storage)[1]});
-  g.text = {{"piezo", PiezoOrderName(spec.piezo)}, {"piezo_e14", E14ChoiceName(spec.e14)}};
-  g.values = {{"efield_x", spec.efield[0]},
-              {"efield_y", spec.efield[1]},
-              {"efield_z", spec.efield[2]},
-              {"efield_origin_x", f.origin[0]},
-              {"efield_origin_y", f.origin[1]},
-              {"efield_origin_z", f.origin[2]},
-              {"seconds", f.seconds}};
-  if (f.piezo) {
-    g.text.push_back({"poisson_solver", f.poisson.ksp_type + " + " + f.poisson.pc_type});
-    g.values.insert(g.values.end(), {{"poisson_nodes", (double)f.poisson.nodes},
-                                     {"poisson_spacing_nm", f.poisson.spacing_nm},
-                                     {"poisson_iterations", (double)f.poisson.iterations},
-                                     {"poisson_seconds", f.poisson.seconds}});
-  }
-  return g;
-}
-
 SolverForOutput Solver(const EigenStates &states) {
   SolverForOutput solver{states.solver,
                          {{"products", (double)states.products},
@@ -171,19 +82,41 @@ SolverForOutput Solver(const EigenStates &states) {
 
 } // namespace
 
-PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const TightBindingSystem &sys,
-                              const EigenStates &states, EPS eps, double gap_center, const SystemStrain &strain,
-                              const SystemFields &fields, std::span<const TableForOutput> tables) {
-  std::vector<std::vector<double>> strain_arrays, composition_arrays, field_arrays;
+const EigenStates &RunResults::states() const {
+  static const EigenStates none;
+  return states_ ? *states_ : none;
+}
+
+std::vector<ResultsPart> RunResults::MakeParts() const {
+  std::vector<ResultsPart> parts;
+  for (const auto &p : parts_)
+    parts.push_back(std::holds_alternative<ResultsPart>(p) ? std::get<ResultsPart>(p)
+                                                           : std::get<std::function<ResultsPart()>>(p)());
+  return parts;
+}
+
+PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const RunResults &results) {
+  const TightBindingSystem &sys = results.system();
+  const EigenStates &states = results.states();
+  const EPS eps = results.eps();
   const LogEvents *ev;
   char *all = nullptr;
   PetscFunctionBeginUser;
+  if (opts.path.empty()) PetscFunctionReturn(0);
   const AtomTables t = Atoms(sys);
   AtomsForOutput atoms{t.canonical,           t.positions,     t.species,        t.material,
                        sys.structure.total(), t.species_names, t.material_names, {}};
-  if (strain.report.relaxed) atoms.groups.push_back(StrainGroup(sys, strain, &strain_arrays));
-  if (!sys.nano.regions().empty()) atoms.groups.push_back(CompositionGroup(sys, &composition_arrays));
-  if (fields.on()) atoms.groups.push_back(FieldsGroup(sys, fields, &field_arrays));
+  NamedTexts attributes{{"program", "tbpeta"}};
+  NamedValues values;
+  std::vector<TableForOutput> tables;
+  for (ResultsPart &p : results.MakeParts()) {
+    for (AtomGroup &g : p.groups) atoms.groups.push_back(std::move(g));
+    for (TableForOutput &table : p.tables) tables.push_back(std::move(table));
+    attributes.insert(attributes.end(), p.attributes.begin(), p.attributes.end());
+    values.insert(values.end(), p.values.begin(), p.values.end());
+  }
+  attributes.insert(attributes.end(),
+                    {{"parameter_set", sys.model.set}, {"solver", states.solver}, {"energy_unit", "eV"}});
   PetscCall(PetscOptionsGetAll(nullptr, &all));
   const std::string options = all ? all : "";
   PetscCall(PetscFree(all));
@@ -205,17 +138,7 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
     };
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->output, 0, 0, 0, 0));
-  PetscCall(WriteResults(comm, opts.path, out, atoms, options,
-                         {{"program", "tbpeta"},
-                          {"strain", strain.report.relaxed ? strain.report.model : "unstrained"},
-                          {"hamiltonian_strain", sys.model.strained.describe()},
-                          {"parameter_set", sys.model.set},
-                          {"piezo", PiezoOrderName(sys.spec.fields.piezo)},
-                          {"piezo_e14", E14ChoiceName(sys.spec.fields.e14)},
-                          {"efield", AppliedFieldText(sys.spec.fields.efield)},
-                          {"solver", states.solver},
-                          {"energy_unit", "eV"}},
-                         {{"gap_center", gap_center}}, Solver(states), tables));
+  PetscCall(WriteResults(comm, opts.path, out, atoms, options, attributes, values, Solver(states), tables));
   PetscCall(PetscLogEventEnd(ev->output, 0, 0, 0, 0));
   PetscCall(PetscPrintf(comm, "wrote %s and %s\n", opts.path.c_str(), XdmfPath(opts.path).c_str()));
   PetscFunctionReturn(0);

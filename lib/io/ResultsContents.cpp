@@ -18,13 +18,27 @@ std::string Join(const std::vector<std::string> &names) {
   return s;
 }
 
+// A group's or table's name: a plain HDF5 name that is none of the file's own groups and not given twice.
+std::string GroupNameProblem(const std::string &name, std::set<std::string> *taken) {
+  if (name.empty() || name.find('/') != std::string::npos || name == "." || name.find(',') != std::string::npos)
+    return "WriteResults: group name '" + name + "' is empty or contains '/' or ','";
+  if (!taken->insert(name).second)
+    return "WriteResults: group '" + name + "' is given twice or is one of the file's own";
+  return "";
+}
+
 // The caller's per-atom groups in file order (order[k]: the caller's index of file row k).
 std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms, const std::vector<std::size_t> &order,
                                                      ResultsContents *d) {
-  for (const AtomGroupForOutput &g : atoms.groups) {
-    ResultsContents::Group pg{g, {}};
+  std::set<std::string> taken{"eigenvalues", "states", "structure", "solver"};
+  for (const AtomGroup &g : atoms.groups) {
+    if (std::string problem = GroupNameProblem(g.name, &taken); !problem.empty()) return {PETSC_ERR_ARG_WRONG, problem};
+    ResultsContents::Group pg{{g.name, {}, g.values, g.text}, {}};
+    std::set<std::string> names;
     for (const AtomField &f : g.fields) {
       const std::size_t c = f.components;
+      if (f.name.empty() || f.name.find('/') != std::string::npos || !names.insert(f.name).second)
+        return {PETSC_ERR_ARG_WRONG, "WriteResults: " + g.name + "/" + f.name + ": empty, containing '/' or twice"};
       if (f.components < 1 || f.values.size() != c * order.size())
         return {PETSC_ERR_ARG_SIZ, "WriteResults: " + g.name + "/" + f.name + ": " + std::to_string(f.values.size()) +
                                        " values for " + std::to_string(order.size()) + " owned atoms x " +
@@ -32,9 +46,9 @@ std::pair<PetscErrorCode, std::string> PrepareGroups(const AtomsForOutput &atoms
       std::vector<double> v(c * order.size());
       for (std::size_t k = 0; k < order.size(); ++k)
         for (std::size_t j = 0; j < c; ++j) v[c * k + j] = f.values[c * order[k] + j];
+      pg.meta.fields.push_back({f.name, f.components, {}});
       pg.data.push_back(std::move(v));
     }
-    for (AtomField &f : pg.meta.fields) f.values = {};
     d->groups.push_back(std::move(pg));
   }
   return {0, ""};
@@ -131,7 +145,7 @@ PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, con
                                std::span<const TableForOutput> tables, ResultsContents *d) {
   PetscMPIInt rank;
   std::vector<std::string> species_names = atoms.species_names, material_names = atoms.material_names;
-  std::string problem;
+  std::string problem, table_problem;
   unsigned long long n_eigenvalues = states.eigenvalues.size();
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -161,8 +175,13 @@ PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, con
         d->eigenvalues.push_back(states.eigenvalues[k]), d->residuals.push_back(states.residuals[k]);
     }
     d->tables.assign(tables.begin(), tables.end());
+    std::set<std::string> taken{"eigenvalues", "states", "structure", "solver"};
+    for (const AtomGroup &g : atoms.groups) taken.insert(g.name);
+    for (const TableForOutput &t : tables)
+      if (table_problem.empty()) table_problem = GroupNameProblem(t.group, &taken);
   }
   PetscCall(AgreeOnError(comm, PETSC_ERR_ARG_SIZ, problem));
+  PetscCall(AgreeOnError(comm, PETSC_ERR_ARG_WRONG, table_problem));
   if (n_eigenvalues)
     PetscCallMPI(MPI_Bcast(d->order.data(), static_cast<PetscMPIInt>(n_eigenvalues), MPI_UNSIGNED_LONG_LONG, 0, comm));
   auto [code, message] = CheckNames(species_names, material_names, *d);

@@ -32,7 +32,7 @@ struct ResultsContents {
   SolverForOutput solver;
   std::vector<TableForOutput> tables; // rank 0 only
   struct Group {
-    AtomGroupForOutput meta;               // names and attributes (the spans of its fields are not used)
+    AtomGroup meta;                        // names and attributes (its fields without their values)
     std::vector<std::vector<double>> data; // per field, in `sel.rows` order
   };
   std::vector<Group> groups;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/ResultsFile.hpp"
+#include "support/ResultsPart.hpp"
 #include "study/ComparisonRow.hpp"
 
 namespace tbpeta {

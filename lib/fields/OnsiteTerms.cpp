@@ -1,0 +1,50 @@
+// The registry of on-site terms (OnsiteTerm.hpp).
+#include "fields/OnsiteTerm.hpp"
+
+namespace tbpeta {
+
+// Each built-in term's file defines its kind; registering it is one line of the table below.
+OnsiteTermKind PiezoTermKind();        // PiezoTerm.cpp
+OnsiteTermKind AppliedFieldTermKind(); // AppliedFieldTerm.cpp
+
+namespace {
+
+std::vector<OnsiteTermKind> &OnsiteTermRegistry() {
+  static std::vector<OnsiteTermKind> kinds = {
+      PiezoTermKind(),
+      AppliedFieldTermKind(),
+  };
+  return kinds;
+}
+
+} // namespace
+
+PetscErrorCode RegisterOnsiteTerm(const OnsiteTermKind &kind) {
+  PetscFunctionBeginUser;
+  PetscCheck(!kind.name.empty() && kind.from_options, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+             "RegisterOnsiteTerm: a kind needs a name and a from_options function");
+  for (OnsiteTermKind &k : OnsiteTermRegistry())
+    if (k.name == kind.name) {
+      k = kind;
+      PetscFunctionReturn(0);
+    }
+  OnsiteTermRegistry().push_back(kind);
+  PetscFunctionReturn(0);
+}
+
+const std::vector<OnsiteTermKind> &OnsiteTermKinds() { return OnsiteTermRegistry(); }
+
+PetscErrorCode OnsiteTermsFromOptions(MPI_Comm comm, const FieldSpec &spec,
+                                      std::vector<std::unique_ptr<OnsiteTerm>> *terms) {
+  PetscFunctionBeginUser;
+  terms->clear();
+  for (const OnsiteTermKind &k : OnsiteTermKinds()) {
+    std::unique_ptr<OnsiteTerm> term;
+    PetscCall(k.from_options(comm, spec, &term));
+    PetscCheck(term, comm, PETSC_ERR_PLIB, "on-site term %s made no term", k.name.c_str());
+    terms->push_back(std::move(term));
+  }
+  PetscFunctionReturn(0);
+}
+
+} // namespace tbpeta
