@@ -730,7 +730,7 @@ TEST(Lanczos, HoldsThreeVectorsAndTheStates) {
     EXPECT_EQ(run.states.values.size(), c.states) << c.options;
     EXPECT_EQ(run.states.vectors_held, c.held) << c.options;
     PetscInt estimate = -1;
-    ASSERT_EQ(EstimateVectorsHeld(run.eps, &estimate), 0);
+    ASSERT_EQ(EstimateVectorsHeld(run.eps, OperatorProperties{}, &estimate), 0); // A carries none: no Kramers pairs
     EXPECT_EQ(estimate, c.estimate) << c.options;
     if (tbpeta::test::commRank() == 0)
       std::printf("  %s: %zu states, %d vectors held, %d steps\n", c.options, run.states.values.size(),
@@ -786,7 +786,7 @@ TEST(Lanczos, HoldsOneVectorPerKramersPair) {
   EXPECT_EQ(run.report.passes.extra_states, 6);
   EXPECT_EQ(run.states.vectors_held, 3 + 10 + 2);
   PetscInt estimate = -1;
-  ASSERT_EQ(EstimateVectorsHeld(run.eps, &estimate), 0);
+  ASSERT_EQ(EstimateVectorsHeld(run.eps, props, &estimate), 0); // the properties A carries: Kramers pairs
   EXPECT_EQ(estimate, 3 + 10 + 2);
   if (rank == 0) std::printf("  %d vectors held, %d ranks\n", (int)run.states.vectors_held, size);
   MatDestroy(&A);
