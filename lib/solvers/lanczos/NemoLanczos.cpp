@@ -179,7 +179,7 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
   o.tol = eps->tol;
   o.max_steps = eps->max_it;
   o.centre = ctx->centre;
-  o.kramers_block = props ? props->kramers_block : 0; // the Kramers block the estimate was given (PlannedProperties)
+  o.kramers_block = props ? props->kramers_block : 0; // as PlannedOperatorProperties gave the estimate
   o.option_prefix = OptionPrefix(eps);
   o.monitor = [&](const char *, PetscInt step, const Check &chk) { return MonitorCheck(eps, ctx->centre, step, chk); };
   lanczos::StateColumns states(eps->V, o.vectors, o.kramers_block);
