@@ -27,8 +27,6 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "geometry/CompositionOutput.hpp"
 #include "operator/Hamiltonian.hpp"
 #include "solvers/EigenSolve.hpp"
-#include "solvers/folded/FoldedSpectrum.hpp"
-#include "solvers/lanczos/NemoLanczos.hpp"
 #include "strain/StrainOutput.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "study/ComparisonReport.hpp"
@@ -91,15 +89,9 @@ PetscErrorCode ReadSettings(MPI_Comm comm, RunSettings *rs) {
 
 // -help: every option of the application, of its eigen-solvers (tbpeta's and SLEPc's) and of the comparison.
 PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
-  OwnedEPS eps, folded;
   CompareOptions co, defaults;
   PetscFunctionBeginUser;
-  PetscCall(CreateEigenSolver(comm, nullptr, rs.midgap(), eps.out()));
-  PetscCall(EPSCreate(comm, folded.out()));
-  PetscCall(SetEigenSolverDefaults(folded, rs.midgap()));
-  PetscCall(EPSSetType(folded, EPSFOLDED));
-  PetscCall(EPSSetFromOptions(folded));
-  PetscCall(EPSFoldedListOptions(comm));
+  PetscCall(ListEigenSolverOptions(comm, rs.midgap()));
   defaults.gap_center = rs.midgap();
   PetscCall(CompareOptionsFromOptions(comm, defaults, &co));
   PetscCall(ListRelaxationOptions(comm));
@@ -111,11 +103,13 @@ PetscErrorCode ListOptions(MPI_Comm comm, const RunSettings &rs) {
 PetscErrorCode CheckOpticsSolver(EPS eps) {
   TbEPSTraits traits;
   EPSType type;
+  std::string hint;
   PetscFunctionBeginUser;
   PetscCall(TbEPSGetTraits(eps, &traits));
   PetscCall(EPSGetType(eps, &type));
+  PetscCall(TbEPSGetHint(eps, TbEPSHint::vectors, &hint));
   PetscCheck(traits.returns_vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
-             "-optics: the solver returns no eigenvectors (-eps_type %s as set); drop -eps_nemo_vectors false", type);
+             "-optics: the solver returns no eigenvectors (-eps_type %s as set); %s", type, hint.c_str());
   PetscFunctionReturn(0);
 }
 
@@ -123,17 +117,13 @@ PetscErrorCode CheckOpticsSolver(EPS eps) {
 PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   PetscInt nvec;
   MemoryEstimate est;
+  OperatorProperties planned; // what H will be, for the solver's estimate (the properties H will carry)
   const double MB = 1048576.0;
   PetscFunctionBeginUser;
+  PetscCall(PlannedOperatorProperties(comm, rs.sys.model, rs.sys.lattice, rs.sys.spec.cell.k, rs.hopts, &planned));
   if (!rs.solve) nvec = 0;
-  else if (rs.compare)
-    PetscCall(EstimateComparisonVectors(comm, rs.compare_opts,
-                                        (PetscInt)(rs.sys.lattice.totalAtoms() * rs.sys.model.blockSize()), &nvec));
-  else {
-    const bool pairs = KramersBlock(rs.sys.model, rs.sys.lattice, rs.sys.spec.cell.k) > 0;
-    PetscCall(EPSNemoSetKramersPairs(eps, pairs ? PETSC_TRUE : PETSC_FALSE));
-    PetscCall(EstimateVectorsHeld(eps, &nvec));
-  }
+  else if (rs.compare) PetscCall(EstimateComparisonVectors(comm, rs.compare_opts, planned, &nvec));
+  else PetscCall(EstimateVectorsHeld(eps, planned, &nvec));
   if (rs.optics.on) { // after the solve: its states, and the momentum elements' vectors beside them
     PetscCall(CheckOpticsSolver(eps));
     PetscInt nev;
@@ -174,14 +164,16 @@ PetscErrorCode Compare(MPI_Comm comm, const RunSettings &rs, Mat H, EigenStates 
 
 // The solve: states, warnings and the table of states; a run that found nothing is an error.
 PetscErrorCode Solve(MPI_Comm comm, const RunSettings &rs, EPS eps, Mat H, EigenStates *states) {
+  std::string hint;
   PetscFunctionBeginUser;
   PetscCall(SolveEigenproblem(eps, H, rs.policy, states));
   PetscCall(PrintSolveWarnings(eps, *states));
   // A run stopped at its limits keeps what converged (marked incomplete); one that found nothing is an error.
+  PetscCall(TbEPSGetHint(eps, TbEPSHint::limits, &hint));
   PetscCheck(states->complete || !states->values.empty(), comm, PETSC_ERR_NOT_CONVERGED,
              "%s: no state converged within the solver's limits (%" PetscInt_FMT " products of H, %" PetscInt_FMT
-             " iterations); nothing written (raise -eps_max_it, or -folded_eps_max_it)",
-             states->solver.c_str(), states->products, states->iterations);
+             " iterations); nothing written (%s)",
+             states->solver.c_str(), states->products, states->iterations, hint.c_str());
   if (!states->complete)
     PetscCall(
         PetscPrintf(comm,
@@ -223,10 +215,12 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
     PetscFunctionBeginUser;
     PetscCall(ReadSettings(comm, &listed));
     PetscCall(ListOptions(comm, listed));
-    if (listed.compare)
-      PetscCall(EstimateComparisonVectors(comm, listed.compare_opts,
-                                          (PetscInt)(listed.sys.lattice.totalAtoms() * listed.sys.model.blockSize()),
-                                          &vectors)); // each run's options
+    if (listed.compare) {
+      OperatorProperties planned;
+      PetscCall(PlannedOperatorProperties(comm, listed.sys.model, listed.sys.lattice, listed.sys.spec.cell.k,
+                                          listed.hopts, &planned));
+      PetscCall(EstimateComparisonVectors(comm, listed.compare_opts, planned, &vectors)); // each run's options
+    }
     PetscFunctionReturn(0);
   }));
   PetscCall(CheckStrainedModel(comm, rs.sys.model)); // before the relaxation, which may take long

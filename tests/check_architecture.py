@@ -10,14 +10,24 @@
    RegisterSolvers which registers tbpeta's types) and lib/study/ include no header of lib/solvers/lanczos/ or
    lib/solvers/folded/, name none of tbpeta's EPS types or their functions, and test no run or type by its name;
    they ask the solver through solvers/SolverTraits.hpp.
-4. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
+4. Each of tbpeta's EPS types is fenced in its folder (FENCES): no file of lib/ or app/ outside it names the type or
+   its options in code (comments do not count) -- nemo: EPSNEMO, EPSNemo*, lanczos::, "-eps_nemo_", an include of
+   solvers/lanczos/; folded: EPSFOLDED, EPSFolded*, "-eps_folded_", "-folded_eps_", an include of solvers/folded/.
+   Exceptions: the registration (lib/solvers/RegisterSolvers.cpp), and in lib/study/ComparisonRuns.cpp the options
+   text of a run's definition (a string beginning "-eps_type "): the run as a user types it on the command line,
+   read by EPSSetFromOptions, on which no code depends. Everything else asks the type through its traits.
+5. Short functions: no function of lib/, app/ or benchmarks/ is longer than MAX_LINES lines unless the comment
    block right above it has a line starting with "Long:" that says why.
+
+Every run first checks the checker: the rules above on a small planted tree (SELF_TEST), each violation caught and
+each exception allowed.
 
 Usage: check_architecture.py [REPO_ROOT]; prints every violation and exits 1 when there is one.
 """
 import os
 import re
 import sys
+import tempfile
 
 LAYERS = [
     "support",
@@ -40,6 +50,20 @@ TYPE_NAMES = re.compile(
     r'"(lanczos|nemo|folded)\w*"\s*==|TypeCompare\w*\([^;]*(EPSNEMO|EPSFOLDED|"nemo"|"folded")'
 )
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# Each type's fence: its folder, and what names it outside.
+FENCES = {
+    "nemo": (
+        "lib/solvers/lanczos/",
+        re.compile(r'#\s*include\s*"solvers/lanczos/|\bEPSNEMO\b|\bEPSNemo\w*|\blanczos::|-eps_nemo_'),
+    ),
+    "folded": (
+        "lib/solvers/folded/",
+        re.compile(r'#\s*include\s*"solvers/folded/|\bEPSFOLDED\b|\bEPSFolded\w*|-eps_folded_|-folded_eps_'),
+    ),
+}
+FENCE_REGISTRATION = "lib/solvers/RegisterSolvers.cpp"
+RUN_DEFINITIONS = "lib/study/ComparisonRuns.cpp"  # its runs' options text, "-eps_type ...", as a user types it
+RUN_OPTIONS = re.compile(r'"-eps_type [^"]*"')
 
 
 def sources(root, folder):
@@ -208,11 +232,36 @@ def check_generic_layers(root, problems):
     for path in files:
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
-                code = line.split("//")[0] if not line.lstrip().startswith("#") else line
+                code = code_of(line)
                 if TYPE_NAMES.search(code):
                     problems.append(
                         f"{os.path.relpath(path, root)}:{number}: names one of tbpeta's solver types (ask through solvers/SolverTraits.hpp): {line.strip()}"
                     )
+
+
+def code_of(line):
+    """The code of a line: without its // comment (a preprocessor line whole)."""
+    return line.split("//")[0] if not line.lstrip().startswith("#") else line
+
+
+def check_fences(root, problems):
+    for folder in ("lib", "app"):
+        for path in sources(root, folder):
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if rel == FENCE_REGISTRATION:
+                continue
+            with open(path, encoding="utf-8") as f:
+                lines = f.readlines()
+            for number, line in enumerate(lines, 1):
+                code = code_of(line)
+                if rel == RUN_DEFINITIONS:
+                    code = RUN_OPTIONS.sub('""', code)
+                for name, (home, names) in FENCES.items():
+                    if not rel.startswith(home) and names.search(code):
+                        problems.append(
+                            f"{rel}:{number}: names the EPS type {name} or its options outside {home} (ask through "
+                            f"solvers/SolverTraits.hpp; register it in {FENCE_REGISTRATION}): {line.strip()}"
+                        )
 
 
 def check_file_length(root, problems):
@@ -243,13 +292,68 @@ def check_function_length(root, problems):
                     )
 
 
-def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+def check_all(root):
     problems = []
     check_layers(root, problems)
     check_generic_layers(root, problems)
+    check_fences(root, problems)
     check_file_length(root, problems)
     check_function_length(root, problems)
+    return problems
+
+
+# The checker's own test: files planted in a temporary tree, each with the problem it must raise (a substring of its
+# line), or None where the file is allowed.
+SELF_TEST = [
+    ("lib/solvers/RegisterSolvers.cpp", '#include "solvers/lanczos/NemoLanczos.hpp"\nconst char *d = EPSNEMO;\n', None),
+    ("lib/solvers/lanczos/NemoLanczos.cpp", 'const char *o = "-eps_nemo_vectors";\n', None),
+    ("lib/solvers/folded/FoldedSpectrum.cpp", '#include "solvers/folded/FoldedOperator.hpp"\n', None),
+    ("lib/study/ComparisonRuns.cpp", 'R r{"f", "f", false, "-eps_type folded -folded_eps_type nemo"};\n', None),
+    ("lib/application/Quiet.cpp", "// drop -eps_nemo_vectors false (a comment)\nint quiet = 0;\n", None),
+    ("app/tool.cpp", 'const char *hint = "drop -eps_nemo_vectors false";\n', "app/tool.cpp:1: names the EPS type nemo"),
+    (
+        "lib/application/Hint.cpp",
+        'const char *h = "raise -folded_eps_max_it";\n',
+        "Hint.cpp:1: names the EPS type folded",
+    ),
+    ("lib/application/Inc.cpp", '#include "solvers/lanczos/LanczosSolve.hpp"\n', "Inc.cpp:1: names the EPS type nemo"),
+    ("lib/optics/Call.cpp", "int f() { return EPSNemoGetReport(0, 0); }\n", "Call.cpp:1: names the EPS type nemo"),
+    ("lib/io/Folded.cpp", "const char *t = EPSFOLDED;\n", "Folded.cpp:1: names the EPS type folded"),
+    (
+        "lib/study/ComparisonRuns.hpp",
+        'const char *o = "-eps_nemo_seed 3";\n',
+        "ComparisonRuns.hpp:1: names the EPS type nemo",
+    ),
+    (
+        "lib/solvers/EigenSolve.cpp",
+        'bool nemo = type == "nemo";\n',
+        "EigenSolve.cpp:1: names one of tbpeta's solver types",
+    ),
+    ("lib/solvers/Up.cpp", '#include "study/SolverComparison.hpp"\n', "Up.cpp:1: includes study/SolverComparison.hpp"),
+]
+
+
+def self_test():
+    """The problems the checker failed to raise or raised wrongly on SELF_TEST's tree (empty: it works)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text, _ in SELF_TEST:
+            os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        problems = check_all(root)
+    for rel, _, expected in SELF_TEST:
+        mine = [p for p in problems if p.startswith(rel + ":")]
+        if expected is None and mine:
+            failures.append(f"{rel} is allowed, but: {mine[0]}")
+        elif expected is not None and not any(expected in p for p in mine):
+            failures.append(f"{rel}: not caught ({expected})")
+    return failures
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    problems = check_all(root) + [f"check_architecture's self-test: {f}" for f in self_test()]
     for p in problems:
         print(p)
     print(f"check_architecture: {len(problems)} problem(s); layers bottom first: {' < '.join(LAYERS)}")

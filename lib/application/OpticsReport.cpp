@@ -114,10 +114,13 @@ std::string SpectrumCsv(const std::vector<Transition> &t, double sigma) {
 
 PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const TightBindingSystem &sys, Mat H, EPS eps,
                             const EigenStates &states, double gap_center, RunResults *results) {
+  std::string vectors_hint = "choose a solver that returns eigenvectors", sides_hint;
   PetscFunctionBeginUser;
   if (!opts.on) PetscFunctionReturn(0);
-  PetscCheck(states.vectors && eps, comm, PETSC_ERR_USER_INPUT,
-             "-optics: the solver returns no eigenvectors (%s); drop -eps_nemo_vectors false", states.solver.c_str());
+  if (eps) PetscCall(TbEPSGetHint(eps, TbEPSHint::vectors, &vectors_hint)); // in the solver's own options
+  PetscCheck(states.vectors && eps, comm, PETSC_ERR_USER_INPUT, "-optics: the solver returns no eigenvectors (%s); %s",
+             states.solver.c_str(), vectors_hint.c_str());
+  PetscCall(TbEPSGetHint(eps, TbEPSHint::both_sides, &sides_hint));
   std::vector<size_t> c, v;
   std::vector<double> ec, ev;
   for (size_t k = 0; k < states.values.size(); ++k) {
@@ -125,9 +128,8 @@ PetscErrorCode ReportOptics(MPI_Comm comm, const OpticsOptions &opts, const Tigh
     (above ? c : v).push_back(k), (above ? ec : ev).push_back(states.values[k]);
   }
   PetscCheck(!c.empty() && !v.empty(), comm, PETSC_ERR_USER_INPUT,
-             "-optics: needs states on both sides of %.4f eV (found %zu above, %zu below): set -eps_nemo_valence or "
-             "-eps_target between them",
-             gap_center, c.size(), v.size());
+             "-optics: needs states on both sides of %.4f eV (found %zu above, %zu below): %s", gap_center, c.size(),
+             v.size(), sides_hint.c_str());
   BondCommutator C;
   MomentumElements M;
   PetscCall(BondCommutator::Create(comm, sys.structure, sys.model, sys.spec.cell.k, H, &C));

@@ -108,14 +108,13 @@ PetscErrorCode CheckHamiltonianFinite(MPI_Comm comm, const Structure &s, const T
 PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &model, std::array<double, 3> k,
                                 const OperatorKind &kind, const HamiltonianOptions &opts, double op_bytes, Mat H) {
   OperatorProperties p;
+  PetscInt rows;
   PetscFunctionBeginUser;
-  p.kind = kind.name;
-  p.description = kind.describe(opts);
-  p.has_entries = kind.has_entries;
-  p.rows_per_atom = model.blockSize();
-  p.kramers_block = KramersBlock(model, s.lattice, k);
+  PetscCall(PlannedOperatorProperties(PetscObjectComm((PetscObject)H), model, s.lattice, k, opts, &p));
+  PetscCall(MatGetSize(H, &rows, nullptr));
+  PetscCheck(rows == p.rows, PetscObjectComm((PetscObject)H), PETSC_ERR_PLIB,
+             "-hamiltonian %s built %" PetscInt_FMT " rows, %" PetscInt_FMT " planned", kind.name, rows, p.rows);
   p.canonical_atoms = s.canonicalRuns();
-  PetscCall(MatGetSize(H, &p.rows, nullptr));
   if (op_bytes == 0) { // a PETSc matrix: what it stores
     MatInfo mi, all;
     PetscBool blocked;
@@ -137,6 +136,22 @@ PetscErrorCode DescribeOperator(const Structure &s, const TightBindingModel &mod
 
 PetscInt KramersBlock(const TightBindingModel &model, const ZincblendeLattice &lattice, std::array<double, 3> k) {
   return model.spin_orbit && lattice.timeReversalInvariant(k) ? model.blockSize() : 0;
+}
+
+PetscErrorCode PlannedOperatorProperties(MPI_Comm comm, const TightBindingModel &model,
+                                         const ZincblendeLattice &lattice, std::array<double, 3> k,
+                                         const HamiltonianOptions &opts, OperatorProperties *p) {
+  const OperatorKind *kind;
+  PetscFunctionBeginUser;
+  PetscCall(KindOf(comm, opts, &kind));
+  *p = OperatorProperties{};
+  p->kind = kind->name;
+  p->description = kind->describe(opts);
+  p->has_entries = kind->has_entries;
+  p->rows_per_atom = model.blockSize();
+  p->kramers_block = KramersBlock(model, lattice, k);
+  p->rows = (PetscInt)(lattice.totalAtoms() * model.blockSize());
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,

@@ -15,6 +15,7 @@
 #include "geometry/Structure.hpp"
 #include "model/TightBindingModel.hpp"
 #include "operator/OperatorKind.hpp"
+#include "operator/OperatorProperties.hpp"
 
 namespace tbpeta {
 
@@ -28,6 +29,14 @@ std::string HamiltonianDescription(const HamiltonianOptions &opts);
 // The rows per atom of time reversal Θ when H at Bloch vector k is time-reversal symmetric with spin (spin-orbit,
 // k time-reversal invariant on the lattice): every level is a Kramers pair. 0 otherwise. Known before H is built.
 PetscInt KramersBlock(const TightBindingModel &model, const ZincblendeLattice &lattice, std::array<double, 3> k);
+
+// The OperatorProperties H of these options will carry, known before it is built: its kind, description, whether it
+// has entries, rows per atom, Kramers block and rows. CreateHamiltonian attaches exactly these, with what only the
+// built Mat knows (the canonical numbering, the stored entries, the bytes); solvers that estimate before H exists
+// (TbEPSEstimateVectors) read the same. PETSC_ERR_ARG_WRONG for a kind that is not registered. Not collective.
+PetscErrorCode PlannedOperatorProperties(MPI_Comm comm, const TightBindingModel &model,
+                                         const ZincblendeLattice &lattice, std::array<double, 3> k,
+                                         const HamiltonianOptions &opts, OperatorProperties *planned);
 
 // Builds H of the chosen kind at Bloch vector k (2 pi / a) with its OperatorProperties (kind, entries, rows per atom,
 // Kramers block when the lattice and k are time-reversal symmetric with spin-orbit, canonical numbering, size,

@@ -12,6 +12,7 @@
 #include "solvers/RegisterSolvers.hpp"
 #include "solvers/SolverTraits.hpp"
 #include "support/ErrorReporting.hpp"
+#include "support/Help.hpp"
 #include "support/LogEvents.hpp"
 #include "support/CrashReport.hpp"
 #include "support/PetscHandle.hpp"
@@ -75,8 +76,12 @@ PetscErrorCode ReadStates(EPS eps, Mat H, EigenStates *states) {
   std::iota(states->index.begin(), states->index.end(), 0);
   std::stable_sort(states->index.begin(), states->index.end(),
                    [&](PetscInt a, PetscInt b) { return values[a] < values[b]; });
-  states->values.clear(), states->residuals.clear();
-  for (PetscInt i : states->index) states->values.push_back(values[i]), states->residuals.push_back(residuals[i]);
+  states->values.clear();
+  states->residuals.clear();
+  for (PetscInt i : states->index) {
+    states->values.push_back(values[i]);
+    states->residuals.push_back(residuals[i]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -166,11 +171,23 @@ PetscErrorCode StateVector(EPS eps, const EigenStates &states, size_t k, Vec x) 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EstimateVectorsHeld(EPS eps, PetscInt *vectors) {
+PetscErrorCode EstimateVectorsHeld(EPS eps, const OperatorProperties &planned, PetscInt *vectors) {
   PetscInt nev;
   PetscFunctionBeginUser;
   PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
-  PetscCall(TbEPSEstimateVectors(eps, nev, vectors));
+  PetscCall(TbEPSEstimateVectors(eps, nev, planned, vectors));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode ListEigenSolverOptions(MPI_Comm comm, double target) {
+  OwnedEPS eps;
+  EPSType chosen;
+  PetscFunctionBeginUser;
+  PetscCall(CreateEigenSolver(comm, nullptr, target, eps.out()));
+  if (!HelpRequested()) PetscFunctionReturn(0);
+  PetscCall(EPSGetType(eps, &chosen));
+  for (const EigenSolverType &type : RegisteredEigenSolverTypes())
+    if (type.list_options && std::string(type.name) != chosen) PetscCall(type.list_options(comm, target));
   PetscFunctionReturn(0);
 }
 

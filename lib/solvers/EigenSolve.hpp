@@ -45,8 +45,15 @@ PetscErrorCode PrintSolveWarnings(EPS eps, const EigenStates &states);
 PetscErrorCode StateVector(EPS eps, const EigenStates &states, size_t k, Vec x);
 
 // The vectors of H's size the solver is expected to hold at its peak, from its settings (TbEPSEstimateVectors: the
-// type's own estimate; SLEPc's solvers their basis ncv + the states). Printed before the solve, next to what is
-// measured after it. Not collective.
-PetscErrorCode EstimateVectorsHeld(EPS eps, PetscInt *vectors);
+// type's own estimate; SLEPc's solvers their basis ncv + the states), for an operator of the `planned` properties
+// (operator/Hamiltonian's PlannedOperatorProperties before H exists; OperatorGetProperties after). Printed before the
+// solve, next to what is measured after it. Not collective.
+PetscErrorCode EstimateVectorsHeld(EPS eps, const OperatorProperties &planned, PetscInt *vectors);
+
+// -help: the options of the eigen-solver the options choose (CreateEigenSolver's EPS: SLEPc's own and its type's),
+// then those of every other registered type of tbpeta's, each in a section of its own (EigenSolverType::list_options).
+// Outside -help it reads only the chosen solver's options, so that another type's option given is reported unread.
+// Collective.
+PetscErrorCode ListEigenSolverOptions(MPI_Comm comm, double target);
 
 } // namespace tbpeta

@@ -85,7 +85,7 @@ PetscErrorCode CheckEigenSolver(EPS eps, Mat A, const SolverPolicy &policy) {
              "%seps_target: %g is not a finite energy (eV)", p.c_str(), (double)PetscRealPart(target));
   PetscCheck(!(IsOneOf(type, {EPSARPACK}) && targeted && !invert), comm, PETSC_ERR_USER_INPUT,
              "%seps_type arpack with a target needs %sst_type sinvert (ARPACK would return the largest eigenvalues); "
-             "or use the folded operator (-eps_type folded -folded_eps_type arpack)",
+             "or run ARPACK on the folded spectrum (-eps_type folded: docs/solvers.md)",
              p.c_str(), p.c_str());
   PetscCheck(!invert || entries, comm, PETSC_ERR_USER_INPUT,
              "%sst_type %s: shift-and-invert factors the matrix: it needs -hamiltonian aij or baij, not an operator "

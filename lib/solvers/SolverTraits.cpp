@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "solvers/EpsOptionPrefix.hpp"
+
 namespace tbpeta {
 
 namespace {
@@ -16,6 +18,13 @@ PetscErrorCode Query(EPS eps, const char *name, F **f) {
 }
 
 } // namespace
+
+PetscErrorCode TbEPSComposeFunctions(EPS eps, std::span<const TbEPSFunction> table, bool clear) {
+  PetscFunctionBeginUser;
+  for (const TbEPSFunction &f : table)
+    PetscCall(PetscObjectComposeFunction((PetscObject)eps, f.name, clear ? nullptr : f.function));
+  PetscFunctionReturn(0);
+}
 
 PetscInt SlepcDefaultBasis(PetscInt nev, bool arpack) {
   return arpack ? std::max<PetscInt>(20, 2 * nev + 1) : std::max<PetscInt>(2 * nev, nev + 15);
@@ -52,11 +61,11 @@ PetscErrorCode TbEPSEstimateVectors_Default(EPS eps, PetscInt nev, PetscInt *vec
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode TbEPSEstimateVectors(EPS eps, PetscInt nev, PetscInt *vectors) {
-  PetscErrorCode (*f)(EPS, PetscInt, PetscInt *);
+PetscErrorCode TbEPSEstimateVectors(EPS eps, PetscInt nev, const OperatorProperties &planned, PetscInt *vectors) {
+  PetscErrorCode (*f)(EPS, PetscInt, const OperatorProperties &, PetscInt *);
   PetscFunctionBeginUser;
   PetscCall(Query(eps, "TbEPSEstimateVectors_C", &f));
-  PetscCall(f ? f(eps, nev, vectors) : TbEPSEstimateVectors_Default(eps, nev, vectors));
+  PetscCall(f ? f(eps, nev, planned, vectors) : TbEPSEstimateVectors_Default(eps, nev, vectors));
   PetscFunctionReturn(0);
 }
 
@@ -119,6 +128,44 @@ PetscErrorCode TbEPSSetProductCap(EPS eps, PetscInt rows, PetscInt products) {
   PetscFunctionBeginUser;
   PetscCall(Query(eps, "TbEPSSetProductCap_C", &f));
   PetscCall(f ? f(eps, rows, products) : TbEPSSetProductCap_Default(eps, rows, products));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TbEPSTakesCentre(EPS eps, bool *takes) {
+  PetscErrorCode (*f)(EPS, PetscReal);
+  PetscFunctionBeginUser;
+  PetscCall(Query(eps, "TbEPSSetCentre_C", &f));
+  *takes = f != nullptr;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TbEPSSetCentre(EPS eps, PetscReal centre) {
+  PetscErrorCode (*f)(EPS, PetscReal);
+  PetscFunctionBeginUser;
+  PetscCall(Query(eps, "TbEPSSetCentre_C", &f));
+  if (f) PetscCall(f(eps, centre));
+  PetscFunctionReturn(0);
+}
+
+std::string TbEPSHint_Default(EPS eps, TbEPSHint what) {
+  const std::string p = OptionPrefix(eps);
+  switch (what) {
+  case TbEPSHint::vectors: return "choose an " + p + "eps_type that returns eigenvectors";
+  case TbEPSHint::both_sides: return "set " + p + "eps_target between them, or raise " + p + "eps_nev";
+  case TbEPSHint::limits: return "raise " + p + "eps_max_it";
+  }
+  return "";
+}
+
+PetscErrorCode TbEPSGetHint(EPS eps, TbEPSHint what, std::string *hint) {
+  PetscErrorCode (*f)(EPS, TbEPSHint, char *, size_t);
+  PetscFunctionBeginUser;
+  PetscCall(Query(eps, "TbEPSGetHint_C", &f));
+  *hint = TbEPSHint_Default(eps, what);
+  if (!f) PetscFunctionReturn(0);
+  std::vector<char> buf(512, 0);
+  PetscCall(f(eps, what, buf.data(), buf.size()));
+  if (buf[0]) *hint = buf.data(); // an empty text: the default
   PetscFunctionReturn(0);
 }
 

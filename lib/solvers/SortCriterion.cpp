@@ -8,15 +8,24 @@ PetscErrorCode EPSSetUpSort_Tbpeta(EPS eps) {
   PetscFunctionBeginUser;
   switch (eps->which) {
   case EPS_TARGET_MAGNITUDE:
-    eps->sc->comparison = SlepcCompareTargetMagnitude, eps->sc->comparisonctx = &eps->target;
+    eps->sc->comparison = SlepcCompareTargetMagnitude;
+    eps->sc->comparisonctx = &eps->target;
     break;
-  case EPS_TARGET_REAL: eps->sc->comparison = SlepcCompareTargetReal, eps->sc->comparisonctx = &eps->target; break;
-  case EPS_LARGEST_REAL: eps->sc->comparison = SlepcCompareLargestReal, eps->sc->comparisonctx = nullptr; break;
+  case EPS_TARGET_REAL:
+    eps->sc->comparison = SlepcCompareTargetReal;
+    eps->sc->comparisonctx = &eps->target;
+    break;
+  case EPS_LARGEST_REAL:
+    eps->sc->comparison = SlepcCompareLargestReal;
+    eps->sc->comparisonctx = nullptr;
+    break;
   default:
-    eps->sc->comparison = SlepcCompareSmallestReal, eps->sc->comparisonctx = nullptr;
+    eps->sc->comparison = SlepcCompareSmallestReal;
+    eps->sc->comparisonctx = nullptr;
     break; // smallest real, an interval
   }
-  eps->sc->map = nullptr, eps->sc->mapobj = nullptr;
+  eps->sc->map = nullptr;
+  eps->sc->mapobj = nullptr;
   PetscFunctionReturn(0);
 }
 

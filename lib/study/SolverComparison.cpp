@@ -253,15 +253,16 @@ PetscErrorCode CompareSolvers(Mat H, const CompareOptions &opts, std::vector<Com
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EstimateComparisonVectors(MPI_Comm comm, const CompareOptions &opts, PetscInt rows, PetscInt *vectors) {
+PetscErrorCode EstimateComparisonVectors(MPI_Comm comm, const CompareOptions &opts, const OperatorProperties &planned,
+                                         PetscInt *vectors) {
   const CompareQuestion q{opts.nev_valence, opts.nev_conduction, opts.gap_center, opts.max_products};
   PetscFunctionBeginUser;
   *vectors = 0;
   for (const ComparisonRun &run : opts.runs) {
     OwnedEPS eps;
     PetscInt v;
-    PetscCall(CreateRunSolver(comm, run, q, rows, eps.out()));
-    PetscCall(EstimateVectorsHeld(eps, &v));
+    PetscCall(CreateRunSolver(comm, run, q, planned.rows, eps.out()));
+    PetscCall(EstimateVectorsHeld(eps, planned, &v));
     *vectors = std::max(*vectors, v);
   }
   PetscFunctionReturn(0);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "operator/OperatorProperties.hpp"
 #include "study/ComparisonRow.hpp"
 #include "study/ComparisonRuns.hpp"
 
@@ -51,7 +52,8 @@ PetscErrorCode CompareSolvers(Mat H, const CompareOptions &opts, std::vector<Com
                               std::span<const ComparisonRow> earlier = {});
 
 // The vectors of H's size the largest run is expected to hold (EstimateVectorsHeld of each run's solver), for the
-// memory estimate made before H exists (rows: H's rows). Collective.
-PetscErrorCode EstimateComparisonVectors(MPI_Comm comm, const CompareOptions &opts, PetscInt rows, PetscInt *vectors);
+// memory estimate made before H exists (planned: the properties H will carry, PlannedOperatorProperties). Collective.
+PetscErrorCode EstimateComparisonVectors(MPI_Comm comm, const CompareOptions &opts, const OperatorProperties &planned,
+                                         PetscInt *vectors);
 
 } // namespace tbpeta

@@ -43,7 +43,8 @@ PetscErrorCode FilterMult(Mat F, Vec x, Vec y) {
       if (t.get() != older && t.get() != old) next = t;
     PetscCall(ChebyshevStep(*f, old, older, next)); // T_k x = 2 H' T_{k-1} x - T_{k-2} x
     PetscCall(VecAXPY(y, -f->c[k], next));
-    older = old, old = next;
+    older = old;
+    old = next;
   }
   PetscFunctionReturn(0);
 }
@@ -80,7 +81,8 @@ PetscErrorCode CreateChebyshevFilterOperator(Mat H, const ChebyshevFilterSpec &s
   PetscCheck(spec.lo < spec.sigma && spec.sigma < spec.hi, comm, PETSC_ERR_ARG_OUTOFRANGE,
              "the filter's centre %g eV is outside H's spectrum [%g, %g] eV", spec.sigma, spec.lo, spec.hi);
   auto f = std::make_unique<FilterContext>();
-  f->centre = 0.5 * (spec.lo + spec.hi), f->half_width = 0.5 * (spec.hi - spec.lo);
+  f->centre = 0.5 * (spec.lo + spec.hi);
+  f->half_width = 0.5 * (spec.hi - spec.lo);
   f->c.resize(spec.degree + 1);
   ChebyshevFilterCoefficients(spec, f->c.data());
   for (OwnedVec &v : f->t) PetscCall(MatCreateVecs(H, v.out(), nullptr));

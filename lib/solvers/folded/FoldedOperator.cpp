@@ -65,7 +65,11 @@ PetscErrorCode CreateOperatorOfH(Mat H, OperatorOfH *ctx, PetscErrorCode (*mult)
   OperatorProperties p;
   PetscCall(OperatorGetProperties(H, &hp));
   if (hp) p = *hp;
-  p.kind = kind, p.description = description, p.has_entries = false, p.nonzeros = 0, p.bytes = 0;
+  p.kind = kind;
+  p.description = description;
+  p.has_entries = false;
+  p.nonzeros = 0;
+  p.bytes = 0;
   p.rows = M;
   PetscCall(OperatorSetProperties(*F, std::move(p), false));
   PetscFunctionReturn(0);

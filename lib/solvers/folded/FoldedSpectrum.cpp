@@ -17,7 +17,6 @@
 #include "solvers/folded/ChebyshevFilter.hpp"
 #include "solvers/folded/FoldedOperator.hpp"
 #include "solvers/folded/SpectrumEstimates.hpp"
-#include "solvers/lanczos/NemoLanczos.hpp"
 #include "support/PetscHandle.hpp"
 
 namespace tbpeta {
@@ -57,7 +56,7 @@ PetscErrorCode InnerEPS(EPS eps, EPS *inner) {
   PetscFunctionReturn(0);
 }
 
-// The type's own options, inside an options block (EPSSetFromOptions, or EPSFoldedListOptions for -help).
+// The type's own options, inside an options block (EPSSetFromOptions, or ListFoldedOptions for -help).
 PetscErrorCode ReadFoldedOptions(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const std::string &p,
                                  EPS_Folded *ctx) {
   char filter[64] = "square";
@@ -116,15 +115,15 @@ PetscErrorCode CheckQuestion(EPS eps, Mat H, double sigma) {
 
 // Folding squares the distances between levels, so the wanted end of F's spectrum is tightly clustered: SLEPc's
 // solvers get far more restarts than their default and the accuracy the Rayleigh quotients need (tol 1e-12, 100,000
-// iterations) unless given -folded_eps_tol / -folded_eps_max_it; nemo, whose tolerance is relative to its own
-// spectral scale, keeps its defaults.
+// iterations) unless given -folded_eps_tol / -folded_eps_max_it; a solver whose tolerance is relative to its own
+// spectral scale (TbEPSTraits::tolerance_of_own_scale) keeps its defaults.
 PetscErrorCode FoldedTolerances(EPS inner) {
-  PetscErrorCode (*centre)(EPS, PetscReal) = nullptr;
+  TbEPSTraits traits;
   PetscReal tol;
   PetscInt max_it;
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQueryFunction((PetscObject)inner, "EPSNemoSetCentre_C", &centre));
-  if (centre) PetscFunctionReturn(0);
+  PetscCall(TbEPSGetTraits(inner, &traits));
+  if (traits.tolerance_of_own_scale) PetscFunctionReturn(0);
   PetscCall(EPSGetTolerances(inner, &tol, &max_it));
   PetscCall(EPSSetTolerances(inner, tol == PETSC_DEFAULT ? 1e-12 : tol, max_it == PETSC_DEFAULT ? 100000 : max_it));
   PetscFunctionReturn(0);
@@ -143,7 +142,10 @@ PetscErrorCode CreateFilterOperator(EPS_Folded *ctx, Mat H, double sigma, const 
              "%seps_target %g eV is outside the spectrum of H [%g, %g] eV", p.c_str(), sigma, ctx->bounds[0],
              ctx->bounds[1]);
   ChebyshevFilterSpec spec;
-  spec.sigma = sigma, spec.degree = ctx->degree, spec.lo = ctx->bounds[0], spec.hi = ctx->bounds[1];
+  spec.sigma = sigma;
+  spec.degree = ctx->degree;
+  spec.lo = ctx->bounds[0];
+  spec.hi = ctx->bounds[1];
   PetscCall(CreateChebyshevFilterOperator(H, spec, &ctx->F));
   PetscFunctionReturn(0);
 }
@@ -185,17 +187,17 @@ PetscErrorCode EPSSetUp_Folded(EPS eps) {
   PetscFunctionReturn(0);
 }
 
-// A solver that runs better on a centred spectrum (nemo) gets F - c I with c about half of F's largest eigenvalue
-// (anything in [rho/4, 3 rho/4] does; the estimate comes from below, so c <= rho/2). The Chebyshev filter's F lies
-// in [0, 1] by construction.
+// A solver that runs better on a centred spectrum and can run on a shifted operator (TbEPSTakesCentre) gets F - c I
+// with c about half of F's largest eigenvalue (anything in [rho/4, 3 rho/4] does; the estimate comes from below, so
+// c <= rho/2). The Chebyshev filter's F lies in [0, 1] by construction.
 PetscErrorCode CentreForInner(const EPS_Folded &ctx) {
-  PetscErrorCode (*centre)(EPS, PetscReal) = nullptr;
+  bool takes;
   double rho = 1;
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQueryFunction((PetscObject)ctx.inner, "EPSNemoSetCentre_C", &centre));
-  if (!centre) PetscFunctionReturn(0);
+  PetscCall(TbEPSTakesCentre(ctx.inner, &takes));
+  if (!takes) PetscFunctionReturn(0);
   if (ctx.filter == FoldFilter::square) PetscCall(LargestEigenvalueEstimate(ctx.F, 10, &rho));
-  PetscCall(EPSNemoSetCentre(ctx.inner, 0.5 * rho));
+  PetscCall(TbEPSSetCentre(ctx.inner, 0.5 * rho));
   PetscFunctionReturn(0);
 }
 
@@ -224,7 +226,9 @@ PetscErrorCode RayleighWithH(EPS eps, Mat H, BV V, PetscInt k, Vec hx) {
   PetscCall(VecAXPY(hx, -PetscRealPart(rq), x));
   PetscCall(VecNorm(hx, NORM_2, &res));
   PetscCall(BVRestoreColumn(V, k, &x));
-  eps->eigr[k] = PetscRealPart(rq), eps->eigi[k] = 0, eps->perm[k] = k;
+  eps->eigr[k] = PetscRealPart(rq);
+  eps->eigi[k] = 0;
+  eps->perm[k] = k;
   eps->errest[k] = res / std::max(1.0, std::fabs(PetscRealPart(rq)));
   PetscFunctionReturn(0);
 }
@@ -310,12 +314,13 @@ PetscErrorCode EPSDescribe_Folded(EPS eps, char *text, size_t size) {
   PetscFunctionReturn(0);
 }
 
-// The inner solver's vectors and the work vector (H - sigma) x of the folded operator.
-PetscErrorCode EPSEstimateVectors_Folded(EPS eps, PetscInt nev, PetscInt *vectors) {
+// The inner solver's vectors and the work vector (H - sigma) x of the folded operator (which carries H's Kramers block
+// and numbering: the inner solver's estimate is for H's planned properties).
+PetscErrorCode EPSEstimateVectors_Folded(EPS eps, PetscInt nev, const OperatorProperties &planned, PetscInt *vectors) {
   EPS inner;
   PetscFunctionBeginUser;
   PetscCall(InnerEPS(eps, &inner));
-  PetscCall(TbEPSEstimateVectors(inner, nev, vectors));
+  PetscCall(TbEPSEstimateVectors(inner, nev, planned, vectors));
   *vectors += 1;
   PetscFunctionReturn(0);
 }
@@ -338,8 +343,26 @@ PetscErrorCode EPSSetProductCap_Folded(EPS eps, PetscInt rows, PetscInt products
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kFoldedComposed[] = {"EPSFoldedGetInner_C", "TbEPSDescribe_C", "TbEPSEstimateVectors_C",
-                                           "TbEPSGetTraits_C", "TbEPSSetProductCap_C"};
+// A run stopped at its limits: the inner solver's (its own options, with its prefix); the rest as SLEPc's.
+PetscErrorCode EPSGetHint_Folded(EPS eps, TbEPSHint what, char *text, size_t size) {
+  EPS inner;
+  PetscFunctionBeginUser;
+  PetscCall(InnerEPS(eps, &inner));
+  std::string hint;
+  if (what == TbEPSHint::limits) PetscCall(TbEPSGetHint(inner, what, &hint));
+  std::snprintf(text, size, "%s", hint.c_str()); // empty: the default
+  PetscFunctionReturn(0);
+}
+
+// What the type composes on its EPS: composed by EPSCreate_Folded, cleared by EPSDestroy_Folded.
+std::span<const TbEPSFunction> FoldedFunctions() {
+  static const TbEPSFunction table[] = {
+      TbEPSFn("EPSFoldedGetInner_C", EPSFoldedGetInner_Folded),     TbEPSFn("TbEPSDescribe_C", EPSDescribe_Folded),
+      TbEPSFn("TbEPSEstimateVectors_C", EPSEstimateVectors_Folded), TbEPSFn("TbEPSGetTraits_C", EPSGetTraits_Folded),
+      TbEPSFn("TbEPSSetProductCap_C", EPSSetProductCap_Folded),     TbEPSFn("TbEPSGetHint_C", EPSGetHint_Folded),
+  };
+  return table;
+}
 
 PetscErrorCode EPSDestroy_Folded(EPS eps) {
   EPS_Folded *ctx = Ctx(eps);
@@ -348,12 +371,9 @@ PetscErrorCode EPSDestroy_Folded(EPS eps) {
   PetscCall(MatDestroy(&ctx->F));
   delete ctx;
   eps->data = nullptr;
-  for (const char *name : kFoldedComposed)
-    PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void)) nullptr));
+  PetscCall(TbEPSComposeFunctions(eps, FoldedFunctions(), true));
   PetscFunctionReturn(0);
 }
-
-} // namespace
 
 PetscErrorCode EPSCreate_Folded(EPS eps) {
   PetscFunctionBeginUser;
@@ -369,21 +389,38 @@ PetscErrorCode EPSCreate_Folded(EPS eps) {
   eps->ops->computevectors = EPSComputeVectors_Folded;
   eps->ops->setupsort = EPSSetUpSort_Tbpeta;
   eps->ops->setdefaultst = EPSSetDefaultST_Folded;
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSFoldedGetInner_C", EPSFoldedGetInner_Folded));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_Folded));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_Folded));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSGetTraits_C", EPSGetTraits_Folded));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetProductCap_C", EPSSetProductCap_Folded));
+  PetscCall(TbEPSComposeFunctions(eps, FoldedFunctions()));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EPSFoldedListOptions(MPI_Comm comm) {
+// Under -help, when another type is chosen: its own options (-eps_folded_*) in a section of their own, and its inner
+// solver's (-folded_eps_*) from a folded EPS made here (its own section, beside the chosen EPS's, PETSc lists once).
+PetscErrorCode ListFoldedOptions(MPI_Comm comm, double target) {
+  OwnedEPS eps;
   EPS_Folded defaults;
   PetscFunctionBeginUser;
+  PetscCall(EPSCreate(comm, eps.out()));
+  PetscCall(EPSSetProblemType(eps, EPS_HEP));
+  PetscCall(EPSSetType(eps, EPSFOLDED));
+  PetscCall(EPSSetTarget(eps, target));
+  PetscCall(EPSSetFromOptions(eps));
   PetscOptionsBegin(comm, nullptr, kFoldedOptionsTitle, "EPS");
   PetscCall(ReadFoldedOptions(PetscOptionsObject, comm, "", &defaults));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
+}
+
+} // namespace
+
+EigenSolverType FoldedSolverType() {
+  EigenSolverType t;
+  t.name = EPSFOLDED;
+  t.create = EPSCreate_Folded;
+  t.list_options = ListFoldedOptions;
+  t.renamed = {{"-folded_shift", "-eps_target (with -eps_type folded)"},
+               {"-folded_nev", "-eps_nev (with -eps_type folded)"},
+               {"-folded_solver", "-folded_eps_type (krylovschur, arpack, nemo, ...)"}};
+  return t;
 }
 
 PetscErrorCode EPSFoldedGetInner(EPS eps, EPS *inner) {

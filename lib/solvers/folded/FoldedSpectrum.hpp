@@ -10,8 +10,8 @@
 //
 // A subtlety of folding: the levels sigma - d and sigma + d are one eigenvalue d^2 of F, so an eigenvector of F may
 // mix them; such a vector is no eigenvector of H (its residual with H is about d), and the application says so.
-// With a nemo inner solver the recurrence runs on F - c I, c about half of F's largest eigenvalue (10 power
-// iterations, 20 products of H): centred, its vectors stay normalised.
+// An inner solver that can run on F - c I (TbEPSTakesCentre: nemo) gets c about half of F's largest eigenvalue (10
+// power iterations, 20 products of H): centred, its vectors stay normalised.
 //
 // -eps_folded_filter chebyshev replaces (H - sigma)^2 by F = 1 - p(H) (ChebyshevFilter), p a Jackson-damped
 // Chebyshev filter of degree -eps_folded_filter_degree centred on sigma: the same question (the states nearest
@@ -19,16 +19,15 @@
 // pressed towards 1 instead of spread up to (||H|| + |sigma|)^2, at d products of H per application.
 #include <slepceps.h>
 
+#include "solvers/SolverType.hpp"
+
 #define EPSFOLDED "folded"
 
 namespace tbpeta {
 
-// The type's constructor, for EPSRegister.
-PetscErrorCode EPSCreate_Folded(EPS eps);
-
-// Lists the type's own options (-eps_folded_*) under -help: an EPS of type folded made beside another EPS with the
-// same prefix has its help suppressed by PETSc, which prints each object's options section once. Collective.
-PetscErrorCode EPSFoldedListOptions(MPI_Comm comm);
+// The type's entry for RegisterEigenSolverType: its constructor, its options listed under -help (-eps_folded_* and
+// its inner solver's -folded_eps_*), and the -folded_* options it replaced.
+EigenSolverType FoldedSolverType();
 
 // The eigen-solver on (H - sigma)^2 (created with the outer EPS; set up by its first solve). Not collective.
 PetscErrorCode EPSFoldedGetInner(EPS eps, EPS *inner);

@@ -102,7 +102,8 @@ PetscErrorCode SpectrumBoundsEstimate(Mat H, PetscInt steps, double margin, doub
   const double low = TridiagonalEigenvalue(alpha, beta, 0, -bound, bound);
   const double high = TridiagonalEigenvalue(alpha, beta, (int)alpha.size() - 1, -bound, bound);
   const double widen = b + margin * (high - low);
-  *lo = low - widen, *hi = high + widen;
+  *lo = low - widen;
+  *hi = high + widen;
   PetscFunctionReturn(0);
 }
 

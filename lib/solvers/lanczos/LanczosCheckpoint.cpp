@@ -1,32 +1,50 @@
 #include "solvers/lanczos/LanczosCheckpoint.hpp"
 
+#include <petscviewerhdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
+#include "solvers/lanczos/CheckpointParts.hpp"
 #include "support/CrashReport.hpp"
-#include "support/PetscHandle.hpp"
 
 namespace tbpeta::lanczos {
 
 namespace {
 
-// Version 1: the first pass only (7 header entries); version 2 adds the stage and the states (9 entries).
-constexpr PetscInt kCheckpointMagic = 0x7bc1a2c0, kCheckpointVersion = 2, kHeader = 9, kHeaderV1 = 7;
-constexpr PetscInt kStageFirstPass = 0, kStageStates = 1, kStageSecondPass = 2;
+constexpr const char *kCheckpointFormat = "tbpeta Lanczos checkpoint";
+constexpr PetscInt kCheckpointVersion = 3; // 1 and 2: the positional PETSc binary files of earlier versions
 
-struct Header {
-  PetscInt ranks = 0, rows = 0, seed = 0, steps = 0, done = 0, stage = kStageFirstPass, states = 0;
-};
+const char *StageName(CheckpointStage s) {
+  return s == CheckpointStage::FirstPass ? "first pass" : s == CheckpointStage::SecondPass ? "second pass" : "states";
+}
 
-std::string OptionText(const CheckpointFile &ck) { return ck.prefix + "eps_nemo_checkpoint " + ck.path; }
+std::string CheckpointOption(const LanczosOptions &o) {
+  return o.option_prefix + "eps_nemo_checkpoint " + o.checkpoint;
+}
 
 } // namespace
 
-PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const std::string &prefix, const std::string &path, bool *exists) {
+std::vector<QuestionEntry> CheckpointQuestion(const LanczosOptions &o) {
+  const std::string p = o.option_prefix;
+  return {{"valence", p + "eps_nemo_valence (states below the target)", (double)o.nev_valence},
+          {"conduction", p + "eps_nev - " + p + "eps_nemo_valence (states above)", (double)o.nev_conduction},
+          {"target", p + "eps_target", o.gap_center},
+          {"interval_given", p + "eps_interval given", (double)o.window_set},
+          {"interval_a", p + "eps_interval a", o.window[0]},
+          {"interval_b", p + "eps_interval b", o.window[1]},
+          {"tol", p + "eps_tol", o.tol},
+          {"check_every", p + "eps_nemo_check_every", (double)o.check_every},
+          {"kramers_block", "the Kramers block", (double)o.kramers_block},
+          {"centre", "the solver's centre", o.centre}};
+}
+
+PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const LanczosOptions &opts, bool *exists) {
   PetscMPIInt rank;
-  const std::string o = prefix + "eps_nemo_checkpoint " + path;
+  const std::string &path = opts.checkpoint, o = CheckpointOption(opts);
   int state[2] = {0, 0}; // exists, problem (1: not readable, 2: directory not writable)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -47,304 +65,300 @@ PetscErrorCode CheckCheckpointPath(MPI_Comm comm, const std::string &prefix, con
 
 namespace {
 
-PetscErrorCode OpenBinary(MPI_Comm comm, const std::string &path, PetscFileMode mode, PetscViewer *viewer) {
-  PetscFunctionBeginUser;
-  PetscCall(PetscViewerCreate(comm, viewer));
-  PetscCall(PetscViewerSetType(*viewer, PETSCVIEWERBINARY));
-  PetscCall(PetscViewerBinarySetSkipInfo(*viewer, PETSC_TRUE));
-  PetscCall(PetscViewerFileSetMode(*viewer, mode));
-  PetscCall(PetscViewerFileSetName(*viewer, path.c_str()));
-  PetscFunctionReturn(0);
-}
-
-// The header and T, the part every stage begins with.
-PetscErrorCode WriteHead(PetscViewer vw, const Header &h, const std::vector<double> &alpha,
-                         const std::vector<double> &beta) {
-  PetscFunctionBeginUser;
-  const PetscInt header[kHeader] = {
-      kCheckpointMagic, kCheckpointVersion, h.ranks, h.rows, h.seed, h.steps, h.done, h.stage, h.states};
-  PetscCall(PetscViewerBinaryWrite(vw, header, kHeader, PETSC_INT));
-  PetscCall(PetscViewerBinaryWrite(vw, alpha.data(), h.steps, PETSC_DOUBLE));
-  PetscCall(PetscViewerBinaryWrite(vw, beta.data(), h.steps + 1, PETSC_DOUBLE));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode HeaderOf(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha, bool done,
-                        Header *h) {
-  PetscMPIInt size;
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(r.comm, &size));
-  PetscCall(VecGetSize(r.v, &h->rows));
-  h->ranks = size, h->seed = (PetscInt)ck.seed, h->steps = (PetscInt)alpha.size(), h->done = done;
-  PetscFunctionReturn(0);
-}
-
 // Writes the file through `write` under FILE.partial, renamed to FILE once every rank has written its part; the
 // partial file is removed after a failure, and by the crash handler after a crash.
-PetscErrorCode WriteAtomically(MPI_Comm comm, const CheckpointFile &ck,
+PetscErrorCode WriteAtomically(MPI_Comm comm, const LanczosOptions &o,
                                const std::function<PetscErrorCode(PetscViewer)> &write) {
   PetscMPIInt rank;
   PetscViewer vw = nullptr; // closed here, before the rename, whatever the write did
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  const std::string tmp = ck.path + ".partial";
+  const std::string tmp = o.checkpoint + ".partial";
   RemovedOnCrash guard(tmp);
-  PetscErrorCode ierr = OpenBinary(comm, tmp, FILE_MODE_WRITE, &vw);
+  PetscErrorCode ierr = PetscViewerHDF5Open(comm, tmp.c_str(), FILE_MODE_WRITE, &vw);
   if (!ierr) ierr = write(vw);
   const PetscErrorCode closed = PetscViewerDestroy(&vw);
   if (!ierr) ierr = closed;
   int ok = ierr == 0;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
-  if (ok && rank == 0) ok = std::rename(tmp.c_str(), ck.path.c_str()) == 0;
+  if (ok && rank == 0) ok = std::rename(tmp.c_str(), o.checkpoint.c_str()) == 0;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
   if (!ok && rank == 0) std::remove(tmp.c_str());
   PetscCall(ierr);
-  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "%s: could not write the checkpoint (disk full?)", OptionText(ck).c_str());
+  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "%s: could not write the checkpoint (disk full?)",
+             CheckpointOption(o).c_str());
   PetscFunctionReturn(0);
 }
 
-// Reads the header (of either version) and checks it against this run.
-PetscErrorCode ReadHeader(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt rows, Header *h) {
+// The part every stage begins with: the header and T.
+PetscErrorCode WriteHead(PetscViewer vw, Recurrence &r, const LanczosOptions &o, CheckpointStage stage,
+                         const std::vector<double> &alpha, const std::vector<double> &beta, bool done) {
   PetscMPIInt size;
-  PetscInt raw[kHeader] = {0}, got;
-  const std::string o = OptionText(ck);
-  const char *p = o.c_str();
+  PetscInt rows;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscViewerBinaryRead(vw, raw, kHeaderV1, &got, PETSC_INT));
-  const bool known = got == kHeaderV1 && raw[0] == kCheckpointMagic && (raw[1] == 1 || raw[1] == kCheckpointVersion);
-  PetscCheck(known, comm, PETSC_ERR_USER_INPUT,
-             "%s is not a tbpeta Lanczos checkpoint (version 1 or %" PetscInt_FMT ")", p, kCheckpointVersion);
-  if (raw[1] == kCheckpointVersion) {
-    PetscCall(PetscViewerBinaryRead(vw, raw + kHeaderV1, kHeader - kHeaderV1, &got, PETSC_INT));
-    PetscCheck(got == kHeader - kHeaderV1, comm, PETSC_ERR_USER_INPUT, "%s is truncated", p);
+  PetscCallMPI(MPI_Comm_size(r.comm, &size));
+  PetscCall(VecGetSize(r.v, &rows));
+  PetscCall(parts::PutString(vw, "/", "format", kCheckpointFormat));
+  PetscCall(parts::PutInt(vw, "/", "version", kCheckpointVersion));
+  PetscCall(parts::PutString(vw, "/", "stage", StageName(stage)));
+  PetscCall(parts::PutInt(vw, "/", "ranks", size));
+  PetscCall(parts::PutInt(vw, "/", "rows", rows));
+  PetscCall(parts::PutInt(vw, "/", "seed", (PetscInt)o.seed));
+  PetscCall(parts::PutInt(vw, "/", "steps", (PetscInt)alpha.size()));
+  PetscCall(parts::PutBool(vw, "/", "first_pass_converged", done));
+  PetscCall(PetscViewerHDF5PushGroup(vw, "/T"));
+  PetscCall(parts::PutReals(vw, r.comm, "alpha", alpha));
+  PetscCall(parts::PutReals(vw, r.comm, "beta", beta));
+  PetscCall(PetscViewerHDF5PopGroup(vw));
+  if (stage == CheckpointStage::FirstPass) PetscFunctionReturn(0);
+  for (const QuestionEntry &q : CheckpointQuestion(o)) PetscCall(parts::PutReal(vw, "/question", q.key, q.value));
+  PetscFunctionReturn(0);
+}
+
+// What FILE is, from its first bytes on rank 0: 0 an HDF5 file, 1 a checkpoint of the positional format of earlier
+// versions (its big-endian magic number first), 2 anything else.
+PetscErrorCode PeekFormat(MPI_Comm comm, const std::string &path, int *kind) {
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  *kind = 2;
+  if (rank == 0) {
+    unsigned char b[8] = {0};
+    FILE *f = std::fopen(path.c_str(), "rb");
+    const size_t got = f ? std::fread(b, 1, sizeof b, f) : 0;
+    if (f) std::fclose(f);
+    const unsigned char hdf5[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'},
+                        positional[4] = {0x7b, 0xc1, 0xa2, 0xc0};
+    if (got == 8 && std::memcmp(b, hdf5, 8) == 0) *kind = 0;
+    else if (got >= 4 && std::memcmp(b, positional, 4) == 0) *kind = 1;
   }
-  h->ranks = raw[2], h->rows = raw[3], h->seed = raw[4], h->steps = raw[5], h->done = raw[6], h->stage = raw[7],
-  h->states = raw[8];
-  PetscCheck(h->ranks == size, comm, PETSC_ERR_USER_INPUT,
-             "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p,
-             h->ranks, (int)size);
-  PetscCheck(h->rows == rows, comm, PETSC_ERR_USER_INPUT,
+  PetscCallMPI(MPI_Bcast(kind, 1, MPI_INT, 0, comm));
+  PetscFunctionReturn(0);
+}
+
+// Opens the checkpoint and reads its header, checked against this run (one line for each refusal).
+PetscErrorCode OpenAndReadHeader(Recurrence &r, const LanczosOptions &o, OpenCheckpoint *ck) {
+  PetscMPIInt size;
+  PetscInt version = 0, ranks, rows, seed, N;
+  PetscBool ours = PETSC_FALSE;
+  std::string format, stage;
+  int kind;
+  const char *p = ck->option.c_str();
+  PetscFunctionBeginUser;
+  PetscCall(PeekFormat(r.comm, o.checkpoint, &kind));
+  PetscCheck(kind != 1, r.comm, PETSC_ERR_USER_INPUT,
+             "%s is a checkpoint of an earlier tbpeta in a positional format this version does not read: remove it "
+             "to start afresh",
+             p);
+  PetscCheck(kind == 0, r.comm, PETSC_ERR_USER_INPUT, "%s is not a tbpeta Lanczos checkpoint", p);
+  PetscCall(PetscViewerHDF5Open(r.comm, o.checkpoint.c_str(), FILE_MODE_READ, ck->viewer.out()));
+  PetscViewer vw = ck->viewer;
+  PetscCall(PetscViewerHDF5HasAttribute(vw, "/", "format", &ours));
+  if (ours) PetscCall(parts::GetString(vw, "/", "format", &format));
+  PetscCheck(format == kCheckpointFormat, r.comm, PETSC_ERR_USER_INPUT, "%s is not a tbpeta Lanczos checkpoint", p);
+  PetscCall(parts::GetInt(vw, "/", "version", &version));
+  PetscCheck(version == kCheckpointVersion, r.comm, PETSC_ERR_USER_INPUT,
+             "%s has format version %" PetscInt_FMT "; this tbpeta reads version %" PetscInt_FMT
+             ": remove it to start afresh",
+             p, version, kCheckpointVersion);
+  PetscCall(parts::GetInt(vw, "/", "ranks", &ranks));
+  PetscCall(parts::GetInt(vw, "/", "rows", &rows));
+  PetscCall(parts::GetInt(vw, "/", "seed", &seed));
+  PetscCall(parts::GetInt(vw, "/", "steps", &ck->steps));
+  PetscCall(parts::GetBool(vw, "/", "first_pass_converged", &ck->done));
+  PetscCall(parts::GetString(vw, "/", "stage", &stage));
+  PetscCallMPI(MPI_Comm_size(r.comm, &size));
+  PetscCall(VecGetSize(r.v, &N));
+  PetscCheck(ranks == size, r.comm, PETSC_ERR_USER_INPUT,
+             "%s was made on %" PetscInt_FMT " ranks; this run has %d (continue it on the same rank count)", p, ranks,
+             (int)size);
+  PetscCheck(rows == N, r.comm, PETSC_ERR_USER_INPUT,
              "%s was made for a matrix of %" PetscInt_FMT " rows; this H has %" PetscInt_FMT " (another structure)", p,
-             h->rows, rows);
-  PetscCheck(h->seed == (PetscInt)ck.seed, comm, PETSC_ERR_USER_INPUT,
-             "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, ck.prefix.c_str(), h->seed,
-             ck.seed);
-  PetscCheck(h->steps >= 1, comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
-  PetscCheck(h->stage == kStageFirstPass ||
-                 ((h->stage == kStageStates || h->stage == kStageSecondPass) && h->done && h->states >= 0),
-             comm, PETSC_ERR_USER_INPUT, "%s is damaged (stage %" PetscInt_FMT ")", p, h->stage);
+             rows, N);
+  PetscCheck(seed == (PetscInt)o.seed, r.comm, PETSC_ERR_USER_INPUT,
+             "%s was made with %seps_nemo_seed %" PetscInt_FMT "; this run uses %llu", p, o.option_prefix.c_str(), seed,
+             o.seed);
+  PetscCheck(ck->steps >= 1, r.comm, PETSC_ERR_USER_INPUT, "%s holds no step", p);
+  const CheckpointStage stages[] = {CheckpointStage::FirstPass, CheckpointStage::SecondPass, CheckpointStage::States};
+  const auto named =
+      std::find_if(std::begin(stages), std::end(stages), [&](CheckpointStage s) { return stage == StageName(s); });
+  PetscCheck(named != std::end(stages) && (*named == CheckpointStage::FirstPass || ck->done), r.comm,
+             PETSC_ERR_USER_INPUT, "%s is damaged (stage '%s')", p, stage.c_str());
+  ck->stage = *named;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ReadDoubles(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck, PetscInt n,
-                           std::vector<double> *x) {
-  PetscInt got = 0;
+// The question a second pass's or the states' stage answers: refused when it is not this run's.
+PetscErrorCode CheckQuestion(MPI_Comm comm, const LanczosOptions &o, const OpenCheckpoint &ck) {
   PetscFunctionBeginUser;
-  x->assign((size_t)n, 0.0);
-  if (n > 0) PetscCall(PetscViewerBinaryRead(vw, x->data(), n, &got, PETSC_DOUBLE));
-  PetscCheck(got == n, comm, PETSC_ERR_USER_INPUT, "%s is truncated", OptionText(ck).c_str());
+  for (const QuestionEntry &q : CheckpointQuestion(o)) {
+    PetscBool has;
+    double saved;
+    PetscCall(PetscViewerHDF5HasAttribute(ck.viewer, "/question", q.key, &has));
+    PetscCheck(has, comm, PETSC_ERR_USER_INPUT, "%s holds states of another version of the solver (no %s)",
+               ck.option.c_str(), q.key);
+    PetscCall(parts::GetReal(ck.viewer, "/question", q.key, &saved));
+    PetscCheck(saved == q.value, comm, PETSC_ERR_USER_INPUT,
+               "%s holds the states of another question (%s %g, this run %g): give another file, or remove it to start "
+               "afresh",
+               ck.option.c_str(), q.label.c_str(), saved, q.value);
+  }
   PetscFunctionReturn(0);
-}
-
-// The question a stage beyond the first pass answers (CheckQuestion reads it): its count, then its values.
-PetscErrorCode WriteQuestion(PetscViewer vw, const CheckpointFile &ck) {
-  const std::vector<double> &q = ck.question.values;
-  const double count = (double)q.size();
-  PetscFunctionBeginUser;
-  PetscCall(PetscViewerBinaryWrite(vw, &count, 1, PETSC_DOUBLE));
-  PetscCall(PetscViewerBinaryWrite(vw, q.data(), (PetscInt)q.size(), PETSC_DOUBLE));
-  PetscFunctionReturn(0);
-}
-
-// The states part's question, after T: refused when it is not this run's.
-PetscErrorCode CheckQuestion(MPI_Comm comm, PetscViewer vw, const CheckpointFile &ck) {
-  std::vector<double> count, saved;
-  const CheckpointQuestion &q = ck.question;
-  PetscFunctionBeginUser;
-  PetscCall(ReadDoubles(comm, vw, ck, 1, &count));
-  PetscCheck(count[0] == (double)q.values.size(), comm, PETSC_ERR_USER_INPUT,
-             "%s holds states of another version of the solver", OptionText(ck).c_str());
-  PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)q.values.size(), &saved));
-  for (size_t i = 0; i < saved.size(); ++i)
-    PetscCheck(
-        saved[i] == q.values[i], comm, PETSC_ERR_USER_INPUT,
-        "%s holds the states of another question (%s %g, this run %g): give another file, or remove it to start afresh",
-        OptionText(ck).c_str(), q.names[i].c_str(), saved[i], q.values[i]);
-  PetscFunctionReturn(0);
-}
-
-std::vector<double> RecordValues(const StatesRecord &s) {
-  return {(double)s.second_pass_steps,
-          (double)s.multiplicity_passes,
-          (double)s.multiplicity_steps,
-          (double)s.extra_states,
-          (double)s.multiplicity_complete,
-          (double)s.multiplicity_finished,
-          (double)s.partners_dropped,
-          s.low,
-          s.high};
-}
-
-StatesRecord RecordFrom(const std::vector<double> &v) {
-  StatesRecord s;
-  s.second_pass_steps = (PetscInt)v[0], s.multiplicity_passes = (PetscInt)v[1], s.multiplicity_steps = (PetscInt)v[2],
-  s.extra_states = (PetscInt)v[3];
-  s.multiplicity_complete = v[4] != 0, s.multiplicity_finished = v[5] != 0, s.partners_dropped = (int)v[6],
-  s.low = v[7], s.high = v[8];
-  return s;
 }
 
 } // namespace
 
-PetscErrorCode SaveCheckpoint(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+PetscErrorCode SaveCheckpoint(Recurrence &r, const LanczosOptions &opts, const std::vector<double> &alpha,
                               const std::vector<double> &beta, bool done) {
-  Header h;
   PetscFunctionBeginUser;
   PetscCall(Materialise(r)); // v_m formed now (the next step's product then forms nothing: the same bits)
-  PetscCall(HeaderOf(r, ck, alpha, done, &h));
-  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+  PetscCall(WriteAtomically(r.comm, opts, [&](PetscViewer vw) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    PetscCall(WriteHead(vw, h, alpha, beta));
-    PetscCall(VecView(r.vprev, vw));
-    PetscCall(VecView(r.v, vw));
+    PetscCall(WriteHead(vw, r, opts, CheckpointStage::FirstPass, alpha, beta, done));
+    PetscCall(PetscViewerHDF5PushGroup(vw, "/first_pass"));
+    PetscCall(parts::PutVector(vw, "v_previous", r.vprev));
+    PetscCall(parts::PutVector(vw, "v", r.v));
+    PetscCall(PetscViewerHDF5PopGroup(vw));
     PetscFunctionReturn(0);
   }));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SaveCheckpointStates(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
-                                    const std::vector<double> &beta, const StatesRecord &record, StateColumns *states) {
-  Header h;
+PetscErrorCode SaveCheckpointStates(Recurrence &r, const LanczosOptions &opts, const std::vector<double> &alpha,
+                                    const std::vector<double> &beta, const StatesRecord &s, StateColumns *states) {
   PetscFunctionBeginUser;
-  PetscCall(HeaderOf(r, ck, alpha, true, &h));
-  h.stage = kStageStates, h.states = states->count();
-  const std::vector<double> rec = RecordValues(record);
-  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+  PetscCall(WriteAtomically(r.comm, opts, [&](PetscViewer vw) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    PetscCall(WriteHead(vw, h, alpha, beta));
-    PetscCall(WriteQuestion(vw, ck));
-    PetscCall(PetscViewerBinaryWrite(vw, rec.data(), (PetscInt)rec.size(), PETSC_DOUBLE));
-    PetscCall(PetscViewerBinaryWrite(vw, states->values.data(), h.states, PETSC_DOUBLE));
-    PetscCall(PetscViewerBinaryWrite(vw, states->residuals.data(), h.states, PETSC_DOUBLE));
-    for (PetscInt j = 0; j < h.states; ++j) {
-      Column x(*states, j);
-      PetscCall(x.error());
-      PetscCall(VecView(x.vec(), vw));
-    }
+    PetscCall(WriteHead(vw, r, opts, CheckpointStage::States, alpha, beta, true));
+    PetscCall(parts::PutInt(vw, "/states", "count", states->count()));
+    PetscCall(parts::PutInt(vw, "/states", "second_pass_steps", s.second_pass_steps));
+    PetscCall(parts::PutInt(vw, "/states", "multiplicity_passes", s.multiplicity_passes));
+    PetscCall(parts::PutInt(vw, "/states", "multiplicity_steps", s.multiplicity_steps));
+    PetscCall(parts::PutInt(vw, "/states", "extra_states", s.extra_states));
+    PetscCall(parts::PutBool(vw, "/states", "multiplicity_complete", s.multiplicity_complete));
+    PetscCall(parts::PutBool(vw, "/states", "multiplicity_finished", s.multiplicity_finished));
+    PetscCall(parts::PutInt(vw, "/states", "partners_dropped", s.partners_dropped));
+    PetscCall(parts::PutReal(vw, "/states", "window_low", s.low));
+    PetscCall(parts::PutReal(vw, "/states", "window_high", s.high));
+    PetscCall(PetscViewerHDF5PushGroup(vw, "/states"));
+    PetscCall(parts::PutReals(vw, r.comm, "values", states->values));
+    PetscCall(parts::PutReals(vw, r.comm, "residuals", states->residuals));
+    for (PetscInt j = 0; j < states->count(); ++j)
+      PetscCall(parts::PutColumn(vw, "state_" + std::to_string(j), states, j));
+    PetscCall(PetscViewerHDF5PopGroup(vw));
     PetscFunctionReturn(0);
   }));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadCheckpoint(Recurrence &r, const CheckpointFile &ck, std::vector<double> *alpha,
-                              std::vector<double> *beta, bool *done, CheckpointStage *stage) {
-  OwnedViewer vw;
-  PetscInt N;
-  Header h;
+PetscErrorCode LoadCheckpoint(Recurrence &r, const LanczosOptions &opts, std::vector<double> *alpha,
+                              std::vector<double> *beta, std::shared_ptr<OpenCheckpoint> *loaded) {
+  auto ck = std::make_shared<OpenCheckpoint>();
   PetscFunctionBeginUser;
-  PetscCall(VecGetSize(r.v, &N));
-  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, vw.out()));
-  PetscCall(ReadHeader(r.comm, vw, ck, N, &h));
-  PetscCall(ReadDoubles(r.comm, vw, ck, h.steps, alpha));
-  PetscCall(ReadDoubles(r.comm, vw, ck, h.steps + 1, beta));
-  *done = h.done == 1;
-  *stage = h.stage == kStageStates       ? CheckpointStage::States
-           : h.stage == kStageSecondPass ? CheckpointStage::SecondPass
-                                         : CheckpointStage::FirstPass;
-  if (*stage != CheckpointStage::FirstPass) PetscCall(CheckQuestion(r.comm, vw, ck));
+  ck->option = CheckpointOption(opts);
+  PetscCall(OpenAndReadHeader(r, opts, ck.get()));
+  PetscCall(PetscViewerHDF5PushGroup(ck->viewer, "/T"));
+  PetscCall(parts::GetReals(ck->viewer, r.comm, "alpha", ck->steps, alpha));
+  PetscCall(parts::GetReals(ck->viewer, r.comm, "beta", ck->steps + 1, beta));
+  PetscCall(PetscViewerHDF5PopGroup(ck->viewer));
+  if (ck->stage != CheckpointStage::FirstPass) PetscCall(CheckQuestion(r.comm, opts, *ck));
   // The same H: the first step from the same start vector must agree bit for bit (the three vectors are free yet).
   double a, b;
-  PetscCall(StartVector(r, ck.seed));
+  PetscCall(StartVector(r, opts.seed));
   PetscCall(Step(r, 0.0, &a, &b));
-  PetscCheck(a == (*alpha)[0] && (h.steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT,
-             "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)",
-             OptionText(ck).c_str());
-  if (*stage == CheckpointStage::FirstPass) { // the first pass continues from its last two vectors
-    PetscCall(VecLoad(r.vprev, vw));
-    PetscCall(VecLoad(r.v, vw));
+  PetscCheck(a == (*alpha)[0] && (ck->steps < 2 || b == (*beta)[1]), r.comm, PETSC_ERR_USER_INPUT,
+             "%s was made for another Hamiltonian (its first Lanczos step differs from this H's)", ck->option.c_str());
+  if (ck->stage == CheckpointStage::FirstPass) { // the first pass continues from its last two vectors
+    PetscCall(PetscViewerHDF5PushGroup(ck->viewer, "/first_pass"));
+    PetscCall(parts::GetVector(ck->viewer, "v_previous", r.vprev));
+    PetscCall(parts::GetVector(ck->viewer, "v", r.v));
+    PetscCall(PetscViewerHDF5PopGroup(ck->viewer));
+    ck->viewer.reset();
+  } else {
+    PetscCall(parts::GetInt(ck->viewer, ck->stage == CheckpointStage::States ? "/states" : "/second_pass",
+                            ck->stage == CheckpointStage::States ? "count" : "sums", &ck->count));
   }
-  r.pending = false, r.newest = h.steps;
+  r.pending = false;
+  r.newest = ck->steps;
+  *loaded = std::move(ck);
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SaveSecondPass(Recurrence &r, const CheckpointFile &ck, const std::vector<double> &alpha,
+PetscErrorCode SaveSecondPass(Recurrence &r, const LanczosOptions &opts, const std::vector<double> &alpha,
                               const std::vector<double> &beta, const SecondPassPosition &at, StateColumns *sums,
                               PetscInt first, PetscInt n) {
-  Header h;
   PetscFunctionBeginUser;
-  PetscCall(HeaderOf(r, ck, alpha, true, &h));
-  h.stage = kStageSecondPass, h.states = n;
-  const std::vector<double> where{(double)at.newest, (double)at.next, at.beta};
-  PetscCall(WriteAtomically(r.comm, ck, [&](PetscViewer vw) -> PetscErrorCode {
+  PetscCall(WriteAtomically(r.comm, opts, [&](PetscViewer vw) -> PetscErrorCode {
     PetscFunctionBeginUser;
-    PetscCall(WriteHead(vw, h, alpha, beta));
-    PetscCall(WriteQuestion(vw, ck));
-    PetscCall(PetscViewerBinaryWrite(vw, where.data(), 3, PETSC_DOUBLE));
-    PetscCall(VecView(r.vprev, vw));
-    PetscCall(VecView(r.v, vw));
-    for (PetscInt j = first; j < first + n; ++j) {
-      Column x(*sums, j);
-      PetscCall(x.error());
-      PetscCall(VecView(x.vec(), vw));
-    }
+    PetscCall(WriteHead(vw, r, opts, CheckpointStage::SecondPass, alpha, beta, true));
+    PetscCall(parts::PutInt(vw, "/second_pass", "sums", n));
+    PetscCall(parts::PutInt(vw, "/second_pass", "newest", at.newest));
+    PetscCall(parts::PutInt(vw, "/second_pass", "next", at.next));
+    PetscCall(parts::PutReal(vw, "/second_pass", "beta", at.beta));
+    PetscCall(PetscViewerHDF5PushGroup(vw, "/second_pass"));
+    PetscCall(parts::PutVector(vw, "v_previous", r.vprev));
+    PetscCall(parts::PutVector(vw, "v", r.v));
+    for (PetscInt j = 0; j < n; ++j) PetscCall(parts::PutColumn(vw, "sum_" + std::to_string(j), sums, first + j));
+    PetscCall(PetscViewerHDF5PopGroup(vw));
     PetscFunctionReturn(0);
   }));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadSecondPass(Recurrence &r, const CheckpointFile &ck, StateColumns *sums, PetscInt first, PetscInt n,
+PetscErrorCode LoadSecondPass(Recurrence &r, OpenCheckpoint &ck, StateColumns *sums, PetscInt first, PetscInt n,
                               SecondPassPosition *at) {
-  OwnedViewer vw;
-  Header h;
-  std::vector<double> skip, where;
-  PetscInt rows;
   PetscFunctionBeginUser;
-  PetscCall(VecGetSize(r.v, &rows));
-  PetscCall(OpenBinary(r.comm, ck.path, FILE_MODE_READ, vw.out()));
-  PetscCall(ReadHeader(r.comm, vw, ck, rows, &h));
-  PetscCheck(h.stage == kStageSecondPass && h.states == n, r.comm, PETSC_ERR_USER_INPUT,
-             "%s holds a second pass of %" PetscInt_FMT " states; this run's has %" PetscInt_FMT,
-             OptionText(ck).c_str(), h.states, n);
-  PetscCall(ReadDoubles(r.comm, vw, ck, 2 * h.steps + 1, &skip)); // T, read by LoadCheckpoint
-  PetscCall(CheckQuestion(r.comm, vw, ck));
-  PetscCall(ReadDoubles(r.comm, vw, ck, 3, &where));
-  at->newest = (PetscInt)where[0], at->next = (PetscInt)where[1], at->beta = where[2];
-  PetscCheck(at->newest >= 1 && at->newest < h.steps && (at->next == at->newest || at->next == at->newest + 1), r.comm,
-             PETSC_ERR_USER_INPUT, "%s is damaged (second pass at %g)", OptionText(ck).c_str(), where[0]);
-  PetscCall(VecLoad(r.vprev, vw));
-  PetscCall(VecLoad(r.v, vw));
-  for (PetscInt j = first; j < first + n; ++j) {
-    Column x(*sums, j);
+  PetscCheck(ck.stage == CheckpointStage::SecondPass && ck.count == n && ck.viewer, r.comm, PETSC_ERR_USER_INPUT,
+             "%s holds a second pass of %" PetscInt_FMT " states; this run's has %" PetscInt_FMT, ck.option.c_str(),
+             ck.count, n);
+  PetscViewer vw = ck.viewer;
+  PetscCall(parts::GetInt(vw, "/second_pass", "newest", &at->newest));
+  PetscCall(parts::GetInt(vw, "/second_pass", "next", &at->next));
+  PetscCall(parts::GetReal(vw, "/second_pass", "beta", &at->beta));
+  PetscCheck(at->newest >= 1 && at->newest < ck.steps && (at->next == at->newest || at->next == at->newest + 1), r.comm,
+             PETSC_ERR_USER_INPUT, "%s is damaged (second pass at step %" PetscInt_FMT ")", ck.option.c_str(),
+             at->newest);
+  PetscCall(PetscViewerHDF5PushGroup(vw, "/second_pass"));
+  PetscCall(parts::GetVector(vw, "v_previous", r.vprev));
+  PetscCall(parts::GetVector(vw, "v", r.v));
+  for (PetscInt j = 0; j < n; ++j) {
+    Column x(*sums, first + j);
     PetscCall(x.error());
-    PetscCall(VecLoad(x.vec(), vw));
+    PetscCall(parts::GetVector(vw, ("sum_" + std::to_string(j)).c_str(), x.vec()));
   }
+  PetscCall(PetscViewerHDF5PopGroup(vw));
+  ck.viewer.reset();
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode LoadCheckpointStates(MPI_Comm comm, const CheckpointFile &ck, StatesRecord *record,
-                                    StateColumns *states) {
-  OwnedViewer vw;
-  Header h;
-  std::vector<double> skip, rec, values, residuals;
-  PetscInt rows;
+PetscErrorCode LoadCheckpointStates(MPI_Comm comm, OpenCheckpoint &ck, StatesRecord *s, StateColumns *states) {
+  std::vector<double> values, residuals;
   PetscFunctionBeginUser;
-  PetscCall(OpenBinary(comm, ck.path, FILE_MODE_READ, vw.out()));
-  PetscCall(BVGetSizes(states->bv(), nullptr, &rows, nullptr));
-  PetscCall(ReadHeader(comm, vw, ck, rows, &h));
-  PetscCheck(h.stage == kStageStates, comm, PETSC_ERR_USER_INPUT, "%s holds no states", OptionText(ck).c_str());
-  PetscCall(ReadDoubles(comm, vw, ck, 2 * h.steps + 1, &skip)); // T, read by LoadCheckpoint
-  PetscCall(CheckQuestion(comm, vw, ck));
-  PetscCall(ReadDoubles(comm, vw, ck, (PetscInt)RecordValues(StatesRecord{}).size(), &rec));
-  PetscCall(ReadDoubles(comm, vw, ck, h.states, &values));
-  PetscCall(ReadDoubles(comm, vw, ck, h.states, &residuals));
+  PetscCheck(ck.stage == CheckpointStage::States && ck.viewer, comm, PETSC_ERR_USER_INPUT, "%s holds no states",
+             ck.option.c_str());
+  PetscViewer vw = ck.viewer;
+  PetscInt dropped;
+  PetscCall(parts::GetInt(vw, "/states", "second_pass_steps", &s->second_pass_steps));
+  PetscCall(parts::GetInt(vw, "/states", "multiplicity_passes", &s->multiplicity_passes));
+  PetscCall(parts::GetInt(vw, "/states", "multiplicity_steps", &s->multiplicity_steps));
+  PetscCall(parts::GetInt(vw, "/states", "extra_states", &s->extra_states));
+  PetscCall(parts::GetBool(vw, "/states", "multiplicity_complete", &s->multiplicity_complete));
+  PetscCall(parts::GetBool(vw, "/states", "multiplicity_finished", &s->multiplicity_finished));
+  PetscCall(parts::GetInt(vw, "/states", "partners_dropped", &dropped));
+  PetscCall(parts::GetReal(vw, "/states", "window_low", &s->low));
+  PetscCall(parts::GetReal(vw, "/states", "window_high", &s->high));
+  s->partners_dropped = (int)dropped;
+  PetscCall(PetscViewerHDF5PushGroup(vw, "/states"));
+  PetscCall(parts::GetReals(vw, comm, "values", ck.count, &values));
+  PetscCall(parts::GetReals(vw, comm, "residuals", ck.count, &residuals));
   OwnedVec x; // each state read here first: a Kramers partner, Θ of its state, takes no vector (StateColumns)
   PetscCall(BVCreateVec(states->bv(), x.out()));
-  for (PetscInt j = 0; j < h.states; ++j) {
-    PetscCall(VecLoad(x, vw));
+  for (PetscInt j = 0; j < ck.count; ++j) {
+    PetscCall(parts::GetVector(vw, ("state_" + std::to_string(j)).c_str(), x));
     PetscCall(states->AppendCopy(x, values[j], residuals[j]));
   }
-  *record = RecordFrom(rec);
+  PetscCall(PetscViewerHDF5PopGroup(vw));
+  ck.viewer.reset();
   PetscFunctionReturn(0);
 }
 

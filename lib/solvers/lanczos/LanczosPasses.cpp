@@ -41,10 +41,10 @@ void RecordConverged(const Check &chk, PetscInt m, std::vector<Record> *records)
 PetscErrorCode ReplayRecords(const PassSpec &spec, PetscInt loaded, PassResult *res) {
   Check chk;
   PetscFunctionBeginUser;
-  for (PetscInt m = spec.check_every; m < loaded; m += spec.check_every) {
+  for (PetscInt m = spec.opts->check_every; m < loaded; m += spec.opts->check_every) {
     const std::vector<double> a(res->alpha.begin(), res->alpha.begin() + m),
         b(res->beta.begin(), res->beta.begin() + m + 1);
-    PetscCall(AnalyseT(a, b, spec.want, spec.tol, &chk));
+    PetscCall(AnalyseT(a, b, spec.want, spec.opts->tol, &chk));
     RecordConverged(chk, m, &res->records);
   }
   PetscFunctionReturn(0);
@@ -55,13 +55,13 @@ PetscErrorCode ReplayRecords(const PassSpec &spec, PetscInt loaded, PassResult *
 PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector<double> *prev, bool *have_prev,
                       PassResult *res, bool *done) {
   PetscFunctionBeginUser;
-  PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.tol, &res->chk));
+  PetscCall(AnalyseT(res->alpha, res->beta, spec.want, spec.opts->tol, &res->chk));
   const Check &chk = res->chk;
-  const double match = LevelResolution(spec.tol, chk.scale);
+  const double match = LevelResolution(spec.opts->tol, chk.scale);
   bool all = chk.neighbours_converged;
   for (const Level &l : chk.wanted) all = all && l.converged;
-  if (m % spec.check_every == 0 || m >= spec.max_steps || res->invariant) RecordConverged(chk, m, &res->records);
-  bool stable = (*have_prev && prev->size() == chk.wanted.size()) || (loaded && res->loaded_done);
+  if (m % spec.opts->check_every == 0 || m >= spec.max_steps || res->invariant) RecordConverged(chk, m, &res->records);
+  bool stable = (*have_prev && prev->size() == chk.wanted.size()) || (loaded && res->loaded && res->loaded->done);
   for (size_t i = 0; stable && i < prev->size(); ++i) stable = std::fabs((*prev)[i] - chk.wanted[i].value) <= match;
   if (spec.monitor) PetscCall(spec.monitor(m, chk));
   *done = ((all && stable) || res->invariant) && m >= spec.min_steps;
@@ -75,22 +75,24 @@ PetscErrorCode CheckT(const PassSpec &spec, PetscInt m, bool loaded, std::vector
 PetscErrorCode StartOrResume(Recurrence &r, const PassSpec &spec, PassResult *res, bool *resumed) {
   PetscFunctionBeginUser;
   *resumed = false;
-  if (spec.checkpoint) PetscCall(CheckCheckpointPath(r.comm, spec.checkpoint->prefix, spec.checkpoint->path, resumed));
+  if (spec.checkpointed) PetscCall(CheckCheckpointPath(r.comm, *spec.opts, resumed));
   if (!*resumed) {
     PetscCall(PassStart(r, spec));
     PetscFunctionReturn(0);
   }
-  PetscCall(LoadCheckpoint(r, *spec.checkpoint, &res->alpha, &res->beta, &res->loaded_done, &res->loaded));
-  const bool states = res->loaded == CheckpointStage::States, second = res->loaded == CheckpointStage::SecondPass;
+  PetscCall(LoadCheckpoint(r, *spec.opts, &res->alpha, &res->beta, &res->loaded));
+  const bool states = res->LoadedStage() == CheckpointStage::States;
+  const bool second = res->LoadedStage() == CheckpointStage::SecondPass;
   res->resumed_from = (PetscInt)res->alpha.size();
   PetscCall(ReplayRecords(spec, res->resumed_from, res));
-  SetCrashNote("the checkpoint " + spec.checkpoint->path +
+  const std::string &path = spec.opts->checkpoint;
+  SetCrashNote("the checkpoint " + path +
                (states   ? " holds the states of the passes finished"
                 : second ? " holds the first pass and the second pass under way"
                          : " holds the first pass to step " + std::to_string(res->resumed_from)) +
                ": run the same command again to continue from it");
-  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n",
-                        spec.checkpoint->path.c_str(), res->resumed_from,
+  PetscCall(PetscPrintf(r.comm, "lanczos: continuing from checkpoint %s at step %" PetscInt_FMT "%s\n", path.c_str(),
+                        res->resumed_from,
                         states   ? ", with the states of its later passes"
                         : second ? ", with its second pass under way"
                                  : ""));
@@ -106,7 +108,7 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
       spec.min_steps == spec.max_steps ? TimeLeft(spec.progress->Elapsed(), (double)m / (double)spec.max_steps) : "";
   if (res.chk.scale == 0) // no check of T yet (AnalyseT sets a positive scale)
     PetscFunctionReturn(spec.progress->Report(
-        "step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.check_every));
+        "step %" PetscInt_FMT " (the first check of T comes at step %" PetscInt_FMT ")", m, spec.opts->check_every));
   if (res.chk.wanted
           .empty()) // a window with no level of T in it yet: a restarted pass before it reaches a new direction
     PetscFunctionReturn(spec.progress->Report("step %" PetscInt_FMT ", no wanted level in T at the last check%s%s", m,
@@ -120,11 +122,12 @@ PetscErrorCode ReportProgress(const PassSpec &spec, PetscInt m, const PassResult
 
 PetscErrorCode StopIfAsked(const Recurrence &r, const PassSpec &spec, const std::string &where) {
   PetscFunctionBeginUser;
-  if (!spec.checkpoint || spec.stop_after <= 0 || r.cnt.products < spec.stop_after) PetscFunctionReturn(0);
+  const LanczosOptions &o = *spec.opts;
+  if (!spec.checkpointed || o.stop_after <= 0 || r.cnt.products < o.stop_after) PetscFunctionReturn(0);
   SETERRQ(r.comm, PETSC_ERR_NOT_CONVERGED,
           "%seps_nemo_stop_after %" PetscInt_FMT ": stopped as asked after %" PetscInt_FMT
           " products of H, %s; the checkpoint %s holds the run: the same command continues it",
-          spec.option_prefix.c_str(), spec.stop_after, r.cnt.products, where.c_str(), spec.checkpoint->path.c_str());
+          o.option_prefix.c_str(), o.stop_after, r.cnt.products, where.c_str(), o.checkpoint.c_str());
 }
 
 PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
@@ -143,14 +146,15 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
       if (j >= spec.max_steps) break;
       double a, b;
       PetscCall(Step(r, beta[j], &a, &b));
-      alpha.push_back(a), beta.push_back(b);
+      alpha.push_back(a);
+      beta.push_back(b);
       running_scale = std::max(running_scale, std::fabs(a) + beta[j] + b);
     }
     const PetscInt m = (PetscInt)alpha.size();
     if (spec.progress && spec.progress->Due()) PetscCall(ReportProgress(spec, m, *res));
     res->invariant = beta[m] <= 1e-14 * running_scale; // T_m is exact: the Krylov space is an invariant subspace
     const bool last = m >= spec.max_steps;
-    if (m % spec.check_every != 0 && !last && !res->invariant && !loaded) continue;
+    if (m % spec.opts->check_every != 0 && !last && !res->invariant && !loaded) continue;
     PetscCall(CheckT(spec, m, loaded, &prev, &have_prev, res, &done));
     if (spec.enough && !done) {
       bool stop = false;
@@ -158,19 +162,20 @@ PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res) {
       done = stop;
     }
     // A checkpoint with states keeps no Lanczos vectors: its first pass cannot go on (it was done for this question).
-    PetscCheck(!loaded || res->loaded == CheckpointStage::FirstPass || done, r.comm, PETSC_ERR_USER_INPUT,
-               "%s holds states, but its first pass is not converged for this question", spec.checkpoint->path.c_str());
-    if (spec.checkpoint && m > last_saved && (done || last || m - last_saved >= spec.checkpoint_every)) {
-      PetscCall(SaveCheckpoint(r, *spec.checkpoint, alpha, beta, done));
+    PetscCheck(!loaded || res->LoadedStage() == CheckpointStage::FirstPass || done, r.comm, PETSC_ERR_USER_INPUT,
+               "%s holds states, but its first pass is not converged for this question", spec.opts->checkpoint.c_str());
+    if (spec.checkpointed && m > last_saved && (done || last || m - last_saved >= spec.opts->checkpoint_every)) {
+      PetscCall(SaveCheckpoint(r, *spec.opts, alpha, beta, done));
       last_saved = m;
-      SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the first pass to step " + std::to_string(m) +
+      SetCrashNote("the checkpoint " + spec.opts->checkpoint + " holds the first pass to step " + std::to_string(m) +
                    ": run the same command again to continue from it");
       PetscCall(StopIfAsked(r, spec, "in the first pass at step " + std::to_string(m)));
     }
     if (last) break;
   }
   res->converged = res->chk.neighbours_converged;
-  res->found.clear(), res->unconverged.clear();
+  res->found.clear();
+  res->unconverged.clear();
   for (const Level &l : res->chk.wanted) {
     res->converged = res->converged && l.converged;
     (l.converged ? res->found : res->unconverged).push_back(l);
@@ -187,7 +192,7 @@ PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vec
                            std::vector<int> *len, int *longest) {
   PetscFunctionBeginUser;
   const std::vector<Level> &found = res.found;
-  const double same = CopyTolerance(res.chk.scale), near = 10 * LevelResolution(spec.tol, res.chk.scale);
+  const double same = CopyTolerance(res.chk.scale), near = 10 * LevelResolution(spec.opts->tol, res.chk.scale);
   std::vector<double> chosen(found.size());
   len->assign(found.size(), (int)res.alpha.size());
   s->assign(found.size(), {});
@@ -208,12 +213,16 @@ PetscErrorCode RitzVectors(const PassSpec &spec, const PassResult &res, std::vec
 }
 
 // A second pass saved under way in the checkpoint: its vectors and sums loaded, and where it stood.
-PetscErrorCode ContinueSecondPass(Recurrence &r, const PassSpec &spec, StateColumns *store, PetscInt first, PetscInt n,
+PetscErrorCode ContinueSecondPass(Recurrence &r, const PassResult &res, StateColumns *store, PetscInt first, PetscInt n,
                                   int M, double *bj, PetscInt *next) {
   SecondPassPosition at;
   PetscFunctionBeginUser;
-  PetscCall(LoadSecondPass(r, *spec.checkpoint, store, first, n, &at));
-  r.pending = false, r.newest = at.newest, *bj = at.beta, *next = at.next, r.keep_from = at.next;
+  PetscCall(LoadSecondPass(r, *res.loaded, store, first, n, &at));
+  r.pending = false;
+  r.newest = at.newest;
+  *bj = at.beta;
+  *next = at.next;
+  r.keep_from = at.next;
   PetscCall(PetscPrintf(r.comm, "lanczos: the second pass continues at step %d of %d\n", (int)at.newest, M));
   PetscFunctionReturn(0);
 }
@@ -223,13 +232,14 @@ PetscErrorCode ContinueSecondPass(Recurrence &r, const PassSpec &spec, StateColu
 PetscErrorCode SaveSecondPassWhenDue(Recurrence &r, const PassSpec &spec, const PassResult &res, StateColumns *store,
                                      PetscInt first, int M, PetscInt next, double bj, PetscInt *last_saved) {
   PetscFunctionBeginUser;
-  if (!spec.checkpoint || next != r.newest + 1 || r.newest + 3 > M || next - *last_saved < spec.checkpoint_every)
+  if (!spec.checkpointed || next != r.newest + 1 || r.newest + 3 > M ||
+      next - *last_saved < spec.opts->checkpoint_every)
     PetscFunctionReturn(0);
   PetscCall(Materialise(r)); // r.v = v_next when it was pending (not added yet), the same bits as the next step's
   const SecondPassPosition at{r.newest, next, bj};
-  PetscCall(SaveSecondPass(r, *spec.checkpoint, res.alpha, res.beta, at, store, first, (PetscInt)res.found.size()));
+  PetscCall(SaveSecondPass(r, *spec.opts, res.alpha, res.beta, at, store, first, (PetscInt)res.found.size()));
   *last_saved = next;
-  SetCrashNote("the checkpoint " + spec.checkpoint->path + " holds the second pass to step " +
+  SetCrashNote("the checkpoint " + spec.opts->checkpoint + " holds the second pass to step " +
                std::to_string(r.newest) + ": run the same command again to continue from it");
   PetscCall(
       StopIfAsked(r, spec, "in the second pass at step " + std::to_string(r.newest) + " of " + std::to_string(M)));
@@ -260,7 +270,7 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
   const LogEvents *ev;
   PetscCall(GetLogEvents(&ev));
   PetscCall(RitzVectors(spec, res, &s, &len, &M));
-  const PetscInt n = (PetscInt)res.found.size(), batch = std::max<PetscInt>(1, spec.ritz_batch);
+  const PetscInt n = (PetscInt)res.found.size(), batch = std::max<PetscInt>(1, spec.opts->ritz_batch);
   PetscCall(PassStart(r, spec)); // as the first pass's: deflated against the states before this pass's columns
   PetscCall(store->Append(n, first));
   double bj = 0;
@@ -278,7 +288,8 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     if (count <= 0 || (count < batch && !last) || M == 0) PetscFunctionReturn(0);
     PetscCheck(count <= 2 + (PetscInt)r.kept.size(), r.comm, PETSC_ERR_PLIB,
                "Lanczos second pass: %" PetscInt_FMT " vectors to add, %zu held", count, 2 + r.kept.size());
-    c.assign((size_t)(n * count), 0.0), vs.assign((size_t)count, nullptr);
+    c.assign((size_t)(n * count), 0.0);
+    vs.assign((size_t)count, nullptr);
     for (PetscInt l = 0; l < count; ++l) {
       vs[l] = held(count - 1 - l);
       for (PetscInt i = 0; i < n; ++i) c[i * count + l] = coefficient(i, next + l);
@@ -287,15 +298,17 @@ PetscErrorCode SecondPass(Recurrence &r, const PassSpec &spec, const PassResult 
     PetscCall(store->Accumulate(*first, c, vs));
     PetscCall(PetscLogEventEnd(ev->lanczos_ritz, 0, 0, 0, 0));
     next = r.newest + 1;
-    r.ReleaseKept(), r.keep_from = next;
+    r.ReleaseKept();
+    r.keep_from = next;
     PetscFunctionReturn(0);
   };
   // The window: batch - 2 vectors beyond the recurrence's three (v and v_{j-1} hold the batch's last two); closed at
   // the end of the pass (by r.Destroy after an error).
   PetscCall(r.OpenWindow(SecondPassWindow(batch)));
-  r.keep_previous = true, r.keep_from = next; // v_{j-1} not added yet is kept
-  if (res.loaded == CheckpointStage::SecondPass && spec.checkpoint)
-    PetscCall(ContinueSecondPass(r, spec, store, *first, n, M, &bj, &next));
+  r.keep_previous = true; // v_{j-1} not added yet is kept
+  r.keep_from = next;
+  if (res.LoadedStage() == CheckpointStage::SecondPass && spec.checkpointed)
+    PetscCall(ContinueSecondPass(r, res, store, *first, n, M, &bj, &next));
   const int j0 = (int)r.newest; // 0, or where the saved pass stood (r.v = v_j0 formed)
   PetscInt last_saved = next;
   const double started =

@@ -9,10 +9,12 @@
 //    it saves where it is every `checkpoint_every` steps, and continues from there.
 // The eigenvectors live in StateColumns (StateColumns.hpp).
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "solvers/lanczos/LanczosCheckpoint.hpp"
+#include "solvers/lanczos/LanczosOptions.hpp"
 #include "solvers/lanczos/LanczosRecurrence.hpp"
 #include "solvers/lanczos/StateColumns.hpp"
 #include "solvers/lanczos/TridiagonalAnalysis.hpp"
@@ -29,19 +31,18 @@ struct Record {
 // batch's last two are the recurrence's v and v_{j-1}.
 inline PetscInt SecondPassWindow(PetscInt ritz_batch) { return ritz_batch > 2 ? ritz_batch - 2 : 0; }
 
-// One pass: its start vector (seeded, orthogonal to the states of `deflate`), what it wants and how long it runs.
+// One pass: what differs from pass to pass (its start vector, seeded and orthogonal to the states of `deflate`; what
+// it wants; how long it runs; whether it is checkpointed), beside the run's settings, which every pass shares: the
+// tolerance and the steps between checks, the checkpoint file and its writes, the second pass's batch, the prefix of
+// the messages (opts).
 struct PassSpec {
+  const LanczosOptions *opts = nullptr; // the run's settings (LanczosSolve's)
   unsigned long long seed = 1;
   StateColumns *deflate = nullptr;
   Wanted want;
-  PetscInt min_steps = 0, max_steps = 0, check_every = 1;
-  double tol = 1e-10;
+  PetscInt min_steps = 0, max_steps = 0;
   const char *label = "lanczos";
-  const CheckpointFile *checkpoint = nullptr; // the first pass only (null: none)
-  std::string option_prefix = "-";            // of the options named in messages ("-" + the EPS's prefix)
-  PetscInt checkpoint_every = 1000;           // steps of the first and the second pass between checkpoint writes
-  PetscInt stop_after = 0; // end the run at the first checkpoint written after this many products (0: never)
-  PetscInt ritz_batch = 4; // the second pass: Lanczos vectors added to the eigenvectors per sweep (SecondPassWindow)
+  bool checkpointed = false; // saved to and continued from opts->checkpoint (the first pass only)
   std::function<PetscErrorCode(PetscInt, const Check &)> monitor; // at each check (may be empty)
   // At each check after the pass's own test: *stop ends the pass there (may be empty).
   std::function<PetscErrorCode(const std::vector<double> &alpha, const std::vector<double> &beta, bool *stop)> enough;
@@ -55,16 +56,16 @@ struct PassResult {
   bool converged = false, invariant = false;
   std::vector<Level> found, unconverged;
   PetscInt resumed_from = 0;
-  bool loaded_done = false; // the checkpoint was written when the first pass had stopped converged
-  // What the checkpoint held beyond T: the first pass only, a second pass under way (LoadSecondPass), or the states of
-  // the passes after this one (LoadCheckpointStates).
-  CheckpointStage loaded = CheckpointStage::FirstPass;
+  // The checkpoint the pass continued from (null: started afresh): what it held beyond T, the first pass only, a
+  // second pass under way (LoadSecondPass), or the states of the passes after this one (LoadCheckpointStates).
+  std::shared_ptr<OpenCheckpoint> loaded;
+  CheckpointStage LoadedStage() const { return loaded ? loaded->stage : CheckpointStage::FirstPass; }
 };
 
 PetscErrorCode FirstPass(Recurrence &r, const PassSpec &spec, PassResult *res);
 
 // After a checkpoint was written: ends the run with PETSC_ERR_NOT_CONVERGED and one line (where it stopped, how to
-// continue) once it has made spec.stop_after products of H.
+// continue) once it has made spec.opts->stop_after products of H.
 PetscErrorCode StopIfAsked(const Recurrence &r, const PassSpec &spec, const std::string &where);
 
 // Accumulates the vectors of res.found into new columns [*first, *first + found) of `store` (values set, residuals

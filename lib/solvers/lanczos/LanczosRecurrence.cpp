@@ -13,7 +13,8 @@ namespace tbpeta::lanczos {
 PetscErrorCode Recurrence::Create(Mat A, double shift) {
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
-  H = A, centre = shift;
+  H = A;
+  centre = shift;
   PetscCall(OperatorGetProperties(A, &numbering));
   PetscCall(MatGetFusedLanczosProduct(A, &fused));
   PetscCall(MatGetLazyLanczosProduct(A, &lazy));
@@ -49,7 +50,8 @@ PetscErrorCode Recurrence::CloseWindow() {
   PetscFunctionBeginUser;
   ReleaseKept();
   for (Vec &x : spare) PetscCall(VecDestroy(&x));
-  spare.clear(), keep_from = PETSC_MAX_INT;
+  spare.clear();
+  keep_from = PETSC_MAX_INT;
   PetscFunctionReturn(0);
 }
 
@@ -73,7 +75,8 @@ PetscErrorCode StartVector(Recurrence &r, unsigned long long seed) {
   const double s = 1 / std::sqrt(global);
   for (PetscInt i = 0; i < n; ++i) x[i] *= s;
   PetscCall(VecRestoreArray(r.v, &x));
-  r.pending = false, r.newest = 0;
+  r.pending = false;
+  r.newest = 0;
   PetscFunctionReturn(0);
 }
 
@@ -136,7 +139,10 @@ PetscErrorCode ProductAndSums(Recurrence &r, double beta_j, double *local) {
     PetscCall(r.lazy(r.H, r.v, r.w, r.pending_alpha, r.pending_scale, beta_j, r.centre, y, local));
     ++r.cnt.products;
     if (r.keep_previous) r.vprev = r.v;
-    r.v = r.w, r.w = y, r.pending = false, ++r.newest;
+    r.v = r.w;
+    r.w = y;
+    r.pending = false;
+    ++r.newest;
     PetscFunctionReturn(0);
   }
   if (r.fused) {
@@ -194,7 +200,8 @@ PetscErrorCode OrthogonaliseWithNorm(Recurrence &r, double a, double *b) {
     }
   }));
   PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_DOUBLE, MPI_SUM, r.comm));
-  ++r.cnt.reductions, ++r.cnt.recomputed;
+  ++r.cnt.reductions;
+  ++r.cnt.recomputed;
   *b = std::sqrt(g);
   PetscFunctionReturn(0);
 }
@@ -206,7 +213,10 @@ PetscErrorCode FormNext(Recurrence &r, double a, double s) {
   PetscCall(OnVAndW(r, [&](const double *v, double *w, PetscInt m) { LanczosNextEntries(m, w, v, a, s); }));
   Vec t;
   PetscCall(TakeStorage(r, &t));
-  r.vprev = r.v, r.v = r.w, r.w = t, ++r.newest;
+  r.vprev = r.v;
+  r.v = r.w;
+  r.w = t;
+  ++r.newest;
   PetscFunctionReturn(0);
 }
 
@@ -221,7 +231,9 @@ PetscErrorCode Finish(Recurrence &r, double a, double b2, double w2, double *b) 
   }
   const double s = *b > 0 ? 1 / *b : 1;
   if (r.lazy) {
-    r.pending = true, r.pending_alpha = form_alpha, r.pending_scale = s;
+    r.pending = true;
+    r.pending_alpha = form_alpha;
+    r.pending_scale = s;
     PetscFunctionReturn(0);
   }
   PetscCall(FormNext(r, form_alpha, s));
@@ -247,7 +259,8 @@ PetscErrorCode Step(Recurrence &r, double beta_j, double *alpha, double *beta_ne
   double b = 0;
   PetscCall(Finish(r, a, global[1] - 2 * a * a + a * a * global[2], global[1], &b));
   PetscCall(PetscLogEventEnd(ev->lanczos_vectors, 0, 0, 0, 0));
-  *alpha = a, *beta_next = b;
+  *alpha = a;
+  *beta_next = b;
   PetscFunctionReturn(0);
 }
 

@@ -43,7 +43,8 @@ PetscErrorCode WantedOf(Mat H, const LanczosOptions &opts, Wanted *want) {
   PetscCheck(opts.window[1] - opts.centre >= -bound && opts.window[0] - opts.centre <= bound, comm,
              PETSC_ERR_USER_INPUT, "%seps_interval [%g, %g] eV lies outside the spectrum of H (inside [%g, %g])",
              opts.option_prefix.c_str(), opts.window[0], opts.window[1], -(double)bound, (double)bound);
-  want->window_set = true, want->window[0] = opts.window[0] - opts.centre,
+  want->window_set = true;
+  want->window[0] = opts.window[0] - opts.centre;
   want->window[1] = opts.window[1] - opts.centre;
   PetscFunctionReturn(0);
 }
@@ -94,12 +95,13 @@ PetscErrorCode FirstPassStates(Recurrence &r, const LanczosOptions &opts, const 
 // The states of the passes after the first: from the checkpoint when it holds them, else computed (and saved there).
 PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts, const PassSpec &spec,
                                        const PassResult &first, StateColumns *st, LanczosReport *rep) {
-  const CheckpointFile *ck = spec.checkpoint;
   const auto save = [&]() -> PetscErrorCode {
     PetscFunctionBeginUser;
-    if (!ck || !st->vectors() || !first.converged) PetscFunctionReturn(0); // states only of a converged first pass
-    PetscCall(SaveCheckpointStates(r, *ck, first.alpha, first.beta, rep->passes, st));
-    SetCrashNote("the checkpoint " + ck->path +
+    if (!spec.checkpointed || !st->vectors() || !first.converged)
+      PetscFunctionReturn(0); // states only of a converged
+                              // first pass
+    PetscCall(SaveCheckpointStates(r, opts, first.alpha, first.beta, rep->passes, st));
+    SetCrashNote("the checkpoint " + opts.checkpoint +
                  " holds the states of the passes finished: run the same command again to continue from it");
     const PetscInt k = rep->passes.multiplicity_passes;
     if (RestartedPassDue(opts, first, *st, rep->passes)) // else the run is all but done: it finishes
@@ -108,9 +110,10 @@ PetscErrorCode StatesAfterTheFirstPass(Recurrence &r, const LanczosOptions &opts
     PetscFunctionReturn(0);
   };
   PetscFunctionBeginUser;
-  if (first.loaded == CheckpointStage::States) {
-    PetscCall(LoadCheckpointStates(r.comm, *ck, &rep->passes, st));
-    rep->second_pass_identical = rep->resumed_states = true;
+  if (first.LoadedStage() == CheckpointStage::States) {
+    PetscCall(LoadCheckpointStates(r.comm, *first.loaded, &rep->passes, st));
+    rep->second_pass_identical = true;
+    rep->resumed_states = true;
   } else {
     PetscCall(FirstPassStates(r, opts, spec, first, st, rep));
     PetscCall(save());
@@ -136,7 +139,8 @@ PetscErrorCode KeepWholeLevels(const LanczosOptions &opts, double level_tol, Sta
       const double v = st->values[*it];
       if (count >= nev && std::fabs(v - level) > level_tol) break;
       if (count == 0 || std::fabs(v - level) > level_tol) level = v;
-      keep[*it] = true, ++count;
+      keep[*it] = true;
+      ++count;
     }
   };
   take(below.rbegin(), below.rend(), opts.nev_valence);
@@ -148,30 +152,23 @@ PetscErrorCode KeepWholeLevels(const LanczosOptions &opts, double level_tol, Sta
 PetscErrorCode FillReport(const Recurrence &r, const PassResult &first, LanczosReport *rep) {
   PetscFunctionBeginUser;
   rep->steps = (PetscInt)first.alpha.size();
-  rep->spurious = first.chk.spurious, rep->copies = first.chk.copies, rep->converged = first.converged,
+  rep->spurious = first.chk.spurious;
+  rep->copies = first.chk.copies;
+  rep->converged = first.converged;
   rep->resumed_from = first.resumed_from;
   rep->invariant = first.invariant;
-  rep->alpha = first.alpha, rep->beta = first.beta;
-  rep->unconverged.clear(), rep->unconverged_errors.clear();
-  for (const Level &l : first.unconverged)
-    rep->unconverged.push_back(l.value), rep->unconverged_errors.push_back(l.error);
-  rep->products = r.cnt.products, rep->reductions = r.cnt.reductions, rep->recomputed_betas = r.cnt.recomputed;
+  rep->alpha = first.alpha;
+  rep->beta = first.beta;
+  rep->unconverged.clear();
+  rep->unconverged_errors.clear();
+  for (const Level &l : first.unconverged) {
+    rep->unconverged.push_back(l.value);
+    rep->unconverged_errors.push_back(l.error);
+  }
+  rep->products = r.cnt.products;
+  rep->reductions = r.cnt.reductions;
+  rep->recomputed_betas = r.cnt.recomputed;
   PetscFunctionReturn(0);
-}
-
-// The checkpoint of the solve, with the question its states answer.
-CheckpointFile CheckpointOf(const LanczosOptions &opts) {
-  CheckpointFile ck;
-  ck.path = opts.checkpoint, ck.prefix = opts.option_prefix, ck.seed = opts.seed;
-  CheckpointQuestion &q = ck.question;
-  const std::string p = opts.option_prefix;
-  q.Add(p + "eps_nemo_valence (states below the target)", (double)opts.nev_valence),
-      q.Add(p + "eps_nev - " + p + "eps_nemo_valence (states above)", (double)opts.nev_conduction);
-  q.Add(p + "eps_target", opts.gap_center), q.Add(p + "eps_interval given", opts.window_set),
-      q.Add(p + "eps_interval a", opts.window[0]), q.Add(p + "eps_interval b", opts.window[1]);
-  q.Add(p + "eps_tol", opts.tol), q.Add(p + "eps_nemo_check_every", (double)opts.check_every),
-      q.Add("the Kramers block", (double)opts.kramers_block), q.Add("the solver's centre", opts.centre);
-  return ck;
 }
 
 } // namespace
@@ -183,17 +180,16 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   PassSpec spec;
   PassResult first;
   LanczosReport rep;
-  const CheckpointFile ck = CheckpointOf(opts);
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(WantedOf(H, opts, &want));
   PetscCall(PetscLogEventBegin(ev->solve, 0, 0, 0, 0));
   PetscCall(r.Create(H, opts.centre));
-  spec.seed = opts.seed, spec.want = want, spec.max_steps = opts.max_steps, spec.check_every = opts.check_every,
-  spec.tol = opts.tol;
-  spec.checkpoint = opts.checkpoint.empty() ? nullptr : &ck, spec.checkpoint_every = opts.checkpoint_every,
-  spec.stop_after = opts.stop_after, spec.option_prefix = opts.option_prefix;
-  spec.ritz_batch = opts.ritz_batch;
+  spec.opts = &opts;
+  spec.seed = opts.seed;
+  spec.want = want;
+  spec.max_steps = opts.max_steps;
+  spec.checkpointed = !opts.checkpoint.empty();
   if (opts.monitor) spec.monitor = [&](PetscInt step, const Check &chk) { return opts.monitor(spec.label, step, chk); };
   SetCrashNote(""); // until a checkpoint is written
   {
@@ -210,7 +206,8 @@ PetscErrorCode LanczosSolve(Mat H, const LanczosOptions &opts, StateColumns *st,
   const double level_tol = 100 * LevelResolution(opts.tol, first.chk.scale);
   if (!opts.window_set && rep.passes.extra_states > 0) PetscCall(KeepWholeLevels(opts, level_tol, st));
   PetscCall(FillReport(r, first, &rep));
-  rep.vectors = opts.vectors, rep.kramers = opts.kramers_block > 0;
+  rep.vectors = opts.vectors;
+  rep.kramers = opts.kramers_block > 0;
   PetscCall(r.Destroy());
   PetscCall(PetscLogEventEnd(ev->solve, 0, 0, 0, 0));
   SetCrashNote("");

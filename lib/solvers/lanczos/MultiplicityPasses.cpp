@@ -66,7 +66,8 @@ PetscErrorCode AcceptCandidates(Recurrence &r, const LanczosOptions &opts, Petsc
       PetscCall(x.error());
       PetscCall(VecCopy(r.vprev, x.vec()));
     }
-    st->values[accepted] = value, st->residuals[accepted] = res;
+    st->values[accepted] = value;
+    st->residuals[accepted] = res;
     ++*added;
     const PetscInt before = st->count();
     PetscCall(AddKramersPartner(r, opts, accepted, scale, st, rep));
@@ -142,8 +143,9 @@ PetscErrorCode RestartedPass(Recurrence &r, const LanczosOptions &opts, const Pa
   sp.progress = &progress;
   sp.seed = MixBits(opts.seed + 0x5bd1e995ULL * (unsigned long long)p) >> 33; // another start vector, reproducible
   sp.deflate = st;
-  sp.checkpoint = nullptr;
-  sp.want.window_set = true, sp.want.window[0] = rep->low - 10 * level_tol,
+  sp.checkpointed = false;
+  sp.want.window_set = true;
+  sp.want.window[0] = rep->low - 10 * level_tol;
   sp.want.window[1] = rep->high + 10 * level_tol;
   // A further vector of a level has the weight of a random start in its eigenspace, like the first pass's: it
   // converges in about as many steps. That length is the cap; the pass stops earlier once LevelsDecided says so.
@@ -205,7 +207,8 @@ PetscErrorCode MultiplicityPasses(Recurrence &r, const LanczosOptions &opts, con
   if (!RestartedPassDue(opts, first, *st, *record)) PetscFunctionReturn(0);
   if (record->multiplicity_passes == 0) { // the window of every pass: the levels of the second pass
     const auto [lo, hi] = std::minmax_element(st->values.begin(), st->values.end());
-    record->low = *lo, record->high = *hi;
+    record->low = *lo;
+    record->high = *hi;
   }
   while (RestartedPassDue(opts, first, *st, *record)) {
     const PetscInt p = record->multiplicity_passes + 1;

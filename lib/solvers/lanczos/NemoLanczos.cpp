@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "solvers/EpsOptionPrefix.hpp"
 #include "operator/OperatorProperties.hpp"
+#include "solvers/EpsOptionPrefix.hpp"
 #include "solvers/SolverTraits.hpp"
+#include "solvers/lanczos/NemoOptions.hpp"
 #include "solvers/SortCriterion.hpp"
 #include "support/ErrorReporting.hpp"
 #include "support/PetscHandle.hpp"
@@ -25,80 +26,19 @@ using lanczos::LanczosOptions;
 using lanczos::LanczosReport;
 
 struct EPS_Nemo {
-  LanczosOptions opts;              // the type's own settings; the question comes from the EPS at each solve
-  PetscInt valence = PETSC_DEFAULT; // states below the target (default nev / 2)
-  PetscReal centre = 0;
-  PetscInt pairs = -1; // H time-reversal symmetric with spin (Kramers pairs): 1/0, -1 not known yet
+  lanczos::NemoSettings settings; // the type's own settings; the question comes from the EPS at each solve
+  PetscReal centre = 0;           // the recurrence runs on A - centre I (TbEPSSetCentre)
   LanczosReport report;
 };
 
 EPS_Nemo *NemoCtx(EPS eps) { return static_cast<EPS_Nemo *>(eps->data); }
 
 PetscErrorCode EPSSetFromOptions_Nemo(EPS eps, PetscOptionItems *PetscOptionsObject) {
-  EPS_Nemo *ctx = NemoCtx(eps);
-  LanczosOptions &o = ctx->opts;
-  PetscInt seed = (PetscInt)o.seed, valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
-  PetscBool vectors = o.vectors ? PETSC_TRUE : PETSC_FALSE, bound = o.multiplicity_bound ? PETSC_TRUE : PETSC_FALSE,
-            ck_set = PETSC_FALSE, valence_set = PETSC_FALSE;
-  char ck[PETSC_MAX_PATH_LEN];
-  const std::string p = OptionPrefix(eps);
-  MPI_Comm comm = PetscObjectComm((PetscObject)eps);
   PetscFunctionBeginUser;
-  std::snprintf(ck, sizeof ck, "%s", o.checkpoint.c_str());
-  PetscOptionsHeadBegin(PetscOptionsObject, "EPS nemo: Lanczos in the style of NEMO 3-D (tbpeta)");
-  PetscCall(PetscOptionsInt(
-      "-eps_nemo_valence", "States (with multiplicity) below the target; the rest of -eps_nev above it (default: half)",
-      "EPSNemoSetValence", valence, &valence, &valence_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_check_every", "Steps between convergence checks of the tridiagonal", "EPSNEMO",
-                            o.check_every, &o.check_every, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_seed", "Seed of the start vector (>= 0): the same vector on any number of ranks",
-                            "EPSNEMO", seed, &seed, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_multiplicity_passes",
-                            "Restarted passes for degeneracy beyond Kramers pairs (0: Kramers pairs only)", "EPSNEMO",
-                            o.multiplicity_passes, &o.multiplicity_passes, nullptr));
-  PetscCall(PetscOptionsBool("-eps_nemo_multiplicity_bound",
-                             "A restarted pass stops once the Christoffel function of its tridiagonal bounds the start "
-                             "vector's weight at every level below the floor (false: it runs its fixed length)",
-                             "EPSNEMO", bound, &bound, nullptr));
-  PetscCall(PetscOptionsBool("-eps_nemo_vectors",
-                             "Eigenvectors by a second pass (false: eigenvalues only, no restarted passes)", "EPSNEMO",
-                             vectors, &vectors, nullptr));
-  PetscCall(PetscOptionsString("-eps_nemo_checkpoint",
-                               "File: save every pass there, and continue from it when it exists (none by default)",
-                               "EPSNEMO", ck, ck, sizeof ck, &ck_set));
-  PetscCall(PetscOptionsInt("-eps_nemo_checkpoint_every",
-                            "Steps of the first and the second pass between checkpoint "
-                            "writes",
-                            "EPSNEMO", o.checkpoint_every, &o.checkpoint_every, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_stop_after",
-                            "End the run at the first checkpoint written after this many products of H, to continue "
-                            "later with the same command (0: never; needs -eps_nemo_checkpoint)",
-                            "EPSNEMO", o.stop_after, &o.stop_after, nullptr));
-  PetscCall(PetscOptionsInt("-eps_nemo_ritz_batch",
-                            "Lanczos vectors the second pass adds to the eigenvectors in one sweep over them (each "
-                            "beyond 2 held as one more vector during that pass)",
-                            "EPSNEMO", o.ritz_batch, &o.ritz_batch, nullptr));
+  PetscOptionsHeadBegin(PetscOptionsObject, lanczos::kNemoOptionsTitle);
+  PetscCall(lanczos::ReadNemoOptions(PetscOptionsObject, PetscObjectComm((PetscObject)eps), OptionPrefix(eps), eps->nev,
+                                     &NemoCtx(eps)->settings));
   PetscOptionsHeadEnd();
-  PetscCheck(!valence_set || valence >= 0, comm, PETSC_ERR_USER_INPUT,
-             "%seps_nemo_valence must be >= 0, got %" PetscInt_FMT, p.c_str(), valence);
-  PetscCheck(o.check_every >= 1, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_check_every must be >= 1, got %" PetscInt_FMT,
-             p.c_str(), o.check_every);
-  PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_seed must be >= 0, got %" PetscInt_FMT, p.c_str(),
-             seed);
-  PetscCheck(o.multiplicity_passes >= 0, comm, PETSC_ERR_USER_INPUT,
-             "%seps_nemo_multiplicity_passes must be >= 0, got %" PetscInt_FMT, p.c_str(), o.multiplicity_passes);
-  PetscCheck(o.checkpoint_every >= 1, comm, PETSC_ERR_USER_INPUT,
-             "%seps_nemo_checkpoint_every must be >= 1, got %" PetscInt_FMT, p.c_str(), o.checkpoint_every);
-  PetscCheck(o.ritz_batch >= 1 && o.ritz_batch <= 64, comm, PETSC_ERR_USER_INPUT,
-             "%seps_nemo_ritz_batch must be between 1 and 64, got %" PetscInt_FMT, p.c_str(), o.ritz_batch);
-  PetscCheck(!ck_set || ck[0], comm, PETSC_ERR_USER_INPUT, "%seps_nemo_checkpoint needs a file name", p.c_str());
-  PetscCheck(o.stop_after >= 0, comm, PETSC_ERR_USER_INPUT, "%seps_nemo_stop_after must be >= 0, got %" PetscInt_FMT,
-             p.c_str(), o.stop_after);
-  PetscCheck(o.stop_after == 0 || ck[0], comm, PETSC_ERR_USER_INPUT,
-             "%seps_nemo_stop_after needs %seps_nemo_checkpoint FILE: the run continues from there", p.c_str(),
-             p.c_str());
-  if (valence_set) ctx->valence = valence;
-  o.seed = (unsigned long long)seed, o.vectors = vectors, o.checkpoint = ck, o.multiplicity_bound = bound;
   PetscFunctionReturn(0);
 }
 
@@ -113,7 +53,7 @@ PetscErrorCode Question(EPS eps, LanczosOptions *o) {
   case EPS_TARGET_MAGNITUDE:
   case EPS_TARGET_REAL:
     o->gap_center = PetscRealPart(eps->target);
-    o->nev_valence = ctx->valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->valence;
+    o->nev_valence = ctx->settings.valence == PETSC_DEFAULT ? eps->nev / 2 : ctx->settings.valence;
     PetscCheck(o->nev_valence <= eps->nev, comm, PETSC_ERR_USER_INPUT,
                "%seps_nemo_valence %" PetscInt_FMT " exceeds %seps_nev %" PetscInt_FMT, p.c_str(), o->nev_valence,
                p.c_str(), eps->nev);
@@ -121,9 +61,20 @@ PetscErrorCode Question(EPS eps, LanczosOptions *o) {
     PetscCheck(std::isfinite(o->gap_center), comm, PETSC_ERR_USER_INPUT, "%seps_target: %g is not a finite energy",
                p.c_str(), o->gap_center);
     break;
-  case EPS_SMALLEST_REAL: o->gap_center = -DBL_MAX, o->nev_valence = 0, o->nev_conduction = eps->nev; break;
-  case EPS_LARGEST_REAL: o->gap_center = DBL_MAX, o->nev_valence = eps->nev, o->nev_conduction = 0; break;
-  case EPS_ALL: o->window[0] = eps->inta, o->window[1] = eps->intb; break;
+  case EPS_SMALLEST_REAL:
+    o->gap_center = -DBL_MAX;
+    o->nev_valence = 0;
+    o->nev_conduction = eps->nev;
+    break;
+  case EPS_LARGEST_REAL:
+    o->gap_center = DBL_MAX;
+    o->nev_valence = eps->nev;
+    o->nev_conduction = 0;
+    break;
+  case EPS_ALL:
+    o->window[0] = eps->inta;
+    o->window[1] = eps->intb;
+    break;
   default:
     SETERRQ(comm, PETSC_ERR_USER_INPUT,
             "%seps_type nemo finds the states around a target (%seps_target_magnitude or %seps_target_real), the "
@@ -152,7 +103,7 @@ PetscErrorCode AllocateValuesOnly(EPS eps) {
 PetscErrorCode EPSSetUp_Nemo(EPS eps) {
   EPS_Nemo *ctx = NemoCtx(eps);
   PetscBool shift;
-  LanczosOptions o = ctx->opts;
+  LanczosOptions o = ctx->settings.opts;
   const std::string p = OptionPrefix(eps);
   PetscFunctionBeginUser;
   EPSCheckHermitianDefinite(eps);
@@ -177,7 +128,6 @@ PetscErrorCode EPSSetUp_Nemo(EPS eps) {
   PetscCall(EPSGetOperators(eps, &A, nullptr));
   PetscCall(OperatorGetProperties(A, &props));
   const bool pairs = props && props->kramers_block > 0;
-  ctx->pairs = pairs;
   eps->ncv = o.window_set ? 1
                           : std::max<PetscInt>(1, pairs ? 2 * ((o.nev_valence + 1) / 2 + (o.nev_conduction + 1) / 2)
                                                         : o.nev_valence + o.nev_conduction);
@@ -219,15 +169,17 @@ PetscErrorCode EnsureSolutionArrays(EPS eps, PetscInt n, bool vectors) {
 
 PetscErrorCode EPSSolve_Nemo(EPS eps) {
   EPS_Nemo *ctx = NemoCtx(eps);
-  LanczosOptions o = ctx->opts;
+  LanczosOptions o = ctx->settings.opts;
   Mat A;
   const OperatorProperties *props;
   PetscFunctionBeginUser;
   PetscCall(EPSGetOperators(eps, &A, nullptr));
   PetscCall(OperatorGetProperties(A, &props));
   PetscCall(Question(eps, &o));
-  o.tol = eps->tol, o.max_steps = eps->max_it, o.centre = ctx->centre;
-  o.kramers_block = props ? props->kramers_block : 0;
+  o.tol = eps->tol;
+  o.max_steps = eps->max_it;
+  o.centre = ctx->centre;
+  o.kramers_block = props ? props->kramers_block : 0; // as PlannedOperatorProperties gave the estimate
   o.option_prefix = OptionPrefix(eps);
   o.monitor = [&](const char *, PetscInt step, const Check &chk) { return MonitorCheck(eps, ctx->centre, step, chk); };
   lanczos::StateColumns states(eps->V, o.vectors, o.kramers_block);
@@ -250,7 +202,7 @@ PetscErrorCode EPSSolve_Nemo(EPS eps) {
 // The columns are the eigenvectors already (or were never computed).
 PetscErrorCode EPSComputeVectors_Nemo(EPS eps) {
   PetscFunctionBeginUser;
-  PetscCheck(NemoCtx(eps)->opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
+  PetscCheck(NemoCtx(eps)->settings.opts.vectors, PetscObjectComm((PetscObject)eps), PETSC_ERR_USER_INPUT,
              "the eigenvectors were not computed (%seps_nemo_vectors false)", OptionPrefix(eps).c_str());
   PetscFunctionReturn(0);
 }
@@ -266,7 +218,8 @@ PetscErrorCode EPSSetDefaultST_Nemo(EPS eps) {
 
 PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
   EPS_Nemo *ctx = NemoCtx(eps);
-  const LanczosOptions &o = ctx->opts;
+  const LanczosOptions &o = ctx->settings.opts;
+  const PetscInt valence = ctx->settings.valence;
   PetscBool ascii;
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
@@ -278,7 +231,7 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
       o.check_every, o.seed, o.ritz_batch));
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "  states below the target: %s; multiplicity passes %" PetscInt_FMT "; eigenvectors %s%s%s\n",
-      ctx->valence == PETSC_DEFAULT ? "half of nev" : std::to_string(ctx->valence).c_str(), o.multiplicity_passes,
+      valence == PETSC_DEFAULT ? "half of nev" : std::to_string(valence).c_str(), o.multiplicity_passes,
       o.vectors ? "yes" : "no", o.checkpoint.empty() ? "" : "; checkpoint ", o.checkpoint.c_str()));
   if (ctx->report.steps)
     PetscCall(PetscViewerASCIIPrintf(viewer,
@@ -290,15 +243,11 @@ PetscErrorCode EPSView_Nemo(EPS eps, PetscViewer viewer) {
 }
 
 PetscErrorCode EPSNemoSetValence_Nemo(EPS eps, PetscInt valence) {
-  NemoCtx(eps)->valence = valence;
+  NemoCtx(eps)->settings.valence = valence;
   return 0;
 }
-PetscErrorCode EPSNemoSetCentre_Nemo(EPS eps, PetscReal centre) {
+PetscErrorCode EPSSetCentre_Nemo(EPS eps, PetscReal centre) {
   NemoCtx(eps)->centre = centre;
-  return 0;
-}
-PetscErrorCode EPSNemoSetKramersPairs_Nemo(EPS eps, PetscBool pairs) {
-  NemoCtx(eps)->pairs = pairs ? 1 : 0;
   return 0;
 }
 PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
@@ -309,11 +258,12 @@ PetscErrorCode EPSNemoGetReport_Nemo(EPS eps, const LanczosReport **report) {
 // The recurrence's 3 vectors and the states; with vectors the second pass's window (ritz_batch - 2 more). The EPS's
 // columns hold the states asked for. A Kramers pair holds one vector, so there the first pass's states leave half of
 // the columns to the new directions of the restarted passes (at most one per level); without pairs those are as many
-// again beyond the columns.
-PetscErrorCode EPSEstimateVectors_Nemo(EPS eps, PetscInt nev, PetscInt *vectors) {
-  const LanczosOptions &o = NemoCtx(eps)->opts;
+// again beyond the columns. Whether H will have pairs: the Kramers block of its planned properties, the one the
+// solve reads from H's own (EPSSetUp_Nemo, EPSSolve_Nemo).
+PetscErrorCode EPSEstimateVectors_Nemo(EPS eps, PetscInt nev, const OperatorProperties &planned, PetscInt *vectors) {
+  const LanczosOptions &o = NemoCtx(eps)->settings.opts;
   *vectors = 3 + (o.vectors ? nev + lanczos::SecondPassWindow(o.ritz_batch) : 0) +
-             (o.vectors && o.multiplicity_passes > 0 && NemoCtx(eps)->pairs != 1 ? nev : 0);
+             (o.vectors && o.multiplicity_passes > 0 && planned.kramers_block == 0 ? nev : 0);
   return 0;
 }
 
@@ -337,18 +287,30 @@ PetscErrorCode EPSPrintWarnings_Nemo(EPS eps) {
 }
 
 // Its own vector algebra and progress lines; a target splits the states at it (-eps_nemo_valence below, the rest
-// above, whole levels).
+// above, whole levels); its tolerance is relative to the spectral scale of T.
 PetscErrorCode EPSGetTraits_Nemo(EPS eps, TbEPSTraits *t) {
-  t->own_vector_algebra = t->reports_progress = true;
+  t->own_vector_algebra = true;
+  t->reports_progress = true;
   t->splits_at_centre = eps->which == EPS_TARGET_MAGNITUDE || eps->which == EPS_TARGET_REAL || !eps->which;
-  t->returns_vectors = NemoCtx(eps)->opts.vectors;
+  t->returns_vectors = NemoCtx(eps)->settings.opts.vectors;
+  t->tolerance_of_own_scale = true;
+  return 0;
+}
+
+// In its own options: the vectors come from a second pass; the states split at the target by -eps_nemo_valence.
+PetscErrorCode EPSGetHint_Nemo(EPS eps, TbEPSHint what, char *text, size_t size) {
+  const std::string p = OptionPrefix(eps);
+  std::string hint;
+  if (what == TbEPSHint::vectors) hint = "drop " + p + "eps_nemo_vectors false";
+  if (what == TbEPSHint::both_sides) hint = "set " + p + "eps_nemo_valence or " + p + "eps_target between them";
+  std::snprintf(text, size, "%s", hint.c_str()); // empty: the default
   return 0;
 }
 
 PetscErrorCode EPSSetQuestion_Nemo(EPS eps, PetscInt nv, PetscInt nc, PetscReal centre) {
   PetscFunctionBeginUser;
   PetscCall(TbEPSSetQuestion_Default(eps, nv, nc, centre));
-  NemoCtx(eps)->valence = nv;
+  NemoCtx(eps)->settings.valence = nv;
   PetscFunctionReturn(0);
 }
 
@@ -362,21 +324,30 @@ PetscErrorCode EPSSetProductCap_Nemo(EPS eps, PetscInt, PetscInt products) {
   PetscFunctionReturn(0);
 }
 
-constexpr const char *kNemoComposed[] = {"EPSNemoSetValence_C",      "EPSNemoSetCentre_C", "EPSNemoGetReport_C",
-                                         "EPSNemoSetKramersPairs_C", "TbEPSDescribe_C",    "TbEPSEstimateVectors_C",
-                                         "TbEPSPrintWarnings_C",     "TbEPSGetTraits_C",   "TbEPSSetQuestion_C",
-                                         "TbEPSSetProductCap_C"};
+// What the type composes on its EPS: composed by EPSCreate_Nemo, cleared by EPSDestroy_Nemo.
+std::span<const TbEPSFunction> NemoFunctions() {
+  static const TbEPSFunction table[] = {
+      TbEPSFn("EPSNemoSetValence_C", EPSNemoSetValence_Nemo),
+      TbEPSFn("EPSNemoGetReport_C", EPSNemoGetReport_Nemo),
+      TbEPSFn("TbEPSSetCentre_C", EPSSetCentre_Nemo),
+      TbEPSFn("TbEPSDescribe_C", EPSDescribe_Nemo),
+      TbEPSFn("TbEPSEstimateVectors_C", EPSEstimateVectors_Nemo),
+      TbEPSFn("TbEPSPrintWarnings_C", EPSPrintWarnings_Nemo),
+      TbEPSFn("TbEPSGetTraits_C", EPSGetTraits_Nemo),
+      TbEPSFn("TbEPSSetQuestion_C", EPSSetQuestion_Nemo),
+      TbEPSFn("TbEPSSetProductCap_C", EPSSetProductCap_Nemo),
+      TbEPSFn("TbEPSGetHint_C", EPSGetHint_Nemo),
+  };
+  return table;
+}
 
 PetscErrorCode EPSDestroy_Nemo(EPS eps) {
   PetscFunctionBeginUser;
   delete NemoCtx(eps);
   eps->data = nullptr;
-  for (const char *name : kNemoComposed)
-    PetscCall(PetscObjectComposeFunction((PetscObject)eps, name, (void (*)(void)) nullptr));
+  PetscCall(TbEPSComposeFunctions(eps, NemoFunctions(), true));
   PetscFunctionReturn(0);
 }
-
-} // namespace
 
 PetscErrorCode EPSCreate_Nemo(EPS eps) {
   PetscFunctionBeginUser;
@@ -392,34 +363,24 @@ PetscErrorCode EPSCreate_Nemo(EPS eps) {
   eps->ops->computevectors = EPSComputeVectors_Nemo;
   eps->ops->setupsort = EPSSetUpSort_Tbpeta;
   eps->ops->setdefaultst = EPSSetDefaultST_Nemo;
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetValence_C", EPSNemoSetValence_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetCentre_C", EPSNemoSetCentre_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoGetReport_C", EPSNemoGetReport_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "EPSNemoSetKramersPairs_C", EPSNemoSetKramersPairs_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSDescribe_C", EPSDescribe_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSEstimateVectors_C", EPSEstimateVectors_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSPrintWarnings_C", EPSPrintWarnings_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSGetTraits_C", EPSGetTraits_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetQuestion_C", EPSSetQuestion_Nemo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)eps, "TbEPSSetProductCap_C", EPSSetProductCap_Nemo));
+  PetscCall(TbEPSComposeFunctions(eps, NemoFunctions()));
   PetscFunctionReturn(0);
+}
+
+} // namespace
+
+EigenSolverType NemoSolverType() {
+  EigenSolverType t;
+  t.name = EPSNEMO;
+  t.create = EPSCreate_Nemo;
+  t.list_options = lanczos::ListNemoOptions;
+  t.renamed = lanczos::NemoRenamedOptions();
+  return t;
 }
 
 PetscErrorCode EPSNemoSetValence(EPS eps, PetscInt valence) {
   PetscFunctionBeginUser;
   PetscTryMethod(eps, "EPSNemoSetValence_C", (EPS, PetscInt), (eps, valence));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EPSNemoSetCentre(EPS eps, PetscReal centre) {
-  PetscFunctionBeginUser;
-  PetscTryMethod(eps, "EPSNemoSetCentre_C", (EPS, PetscReal), (eps, centre));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EPSNemoSetKramersPairs(EPS eps, PetscBool pairs) {
-  PetscFunctionBeginUser;
-  PetscTryMethod(eps, "EPSNemoSetKramersPairs_C", (EPS, PetscBool), (eps, pairs));
   PetscFunctionReturn(0);
 }
 

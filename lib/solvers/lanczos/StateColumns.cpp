@@ -107,7 +107,8 @@ PetscErrorCode StateColumns::NewSlot(PetscInt *slot) {
   bv_used_.resize((size_t)m, false);
   for (PetscInt s = 0; s < m; ++s)
     if (!bv_used_[s]) {
-      bv_used_[s] = true, *slot = s;
+      bv_used_[s] = true;
+      *slot = s;
       PetscFunctionReturn(0);
     }
   size_t k = 0;
@@ -173,8 +174,10 @@ PetscErrorCode StateColumns::Append(PetscInt k, PetscInt *first) {
       PetscCall(VecSet(x, 0.0));
       PetscCall(RestoreSlot(s, &x));
     }
-    slot_.push_back(s), partner_.push_back(-1);
-    values.push_back(0), residuals.push_back(0);
+    slot_.push_back(s);
+    partner_.push_back(-1);
+    values.push_back(0);
+    residuals.push_back(0);
   }
   PetscFunctionReturn(0);
 }
@@ -184,8 +187,10 @@ PetscErrorCode StateColumns::AppendPartner(PetscInt j, PetscInt *k) {
   PetscCheck(kb_ > 0 && j >= 0 && j < count() && !IsPartner(j), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "Lanczos states: no Kramers partner of state %" PetscInt_FMT, j);
   *k = count();
-  slot_.push_back(-1), partner_.push_back(j);
-  values.push_back(values[j]), residuals.push_back(0);
+  slot_.push_back(-1);
+  partner_.push_back(j);
+  values.push_back(values[j]);
+  residuals.push_back(0);
   PetscFunctionReturn(0);
 }
 
@@ -213,7 +218,8 @@ PetscErrorCode StateColumns::AppendCopy(Vec x, double value, double residual) {
     PetscFunctionReturn(0);
   }
   PetscCall(Append(1, &k));
-  values[k] = value, residuals[k] = residual;
+  values[k] = value;
+  residuals[k] = residual;
   Vec y;
   PetscCall(GetSlot(slot_[k], &y));
   PetscCall(VecCopy(x, y));
@@ -228,7 +234,10 @@ PetscErrorCode StateColumns::DropLast() {
   PetscCheck(std::find(partner_.begin(), partner_.end(), last) == partner_.end(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "Lanczos states: the last state has a partner");
   if (vectors_) PetscCall(FreeSlot(slot_[last]));
-  slot_.pop_back(), partner_.pop_back(), values.pop_back(), residuals.pop_back();
+  slot_.pop_back();
+  partner_.pop_back();
+  values.pop_back();
+  residuals.pop_back();
   PetscFunctionReturn(0);
 }
 
@@ -245,7 +254,9 @@ PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
       PetscCall(ThetaInPlace(x, kb_));
       PetscCall(RestoreSlot(slot_[j], &x));
     }
-    slot_[k] = slot_[j], partner_[k] = -1, slot_[j] = -1;
+    slot_[k] = slot_[j];
+    partner_[k] = -1;
+    slot_[j] = -1;
   }
   PetscInt kept = 0;
   for (PetscInt i = 0; i < n; ++i) {
@@ -254,10 +265,16 @@ PetscErrorCode StateColumns::Keep(const std::vector<bool> &keep) {
       continue;
     }
     index[i] = kept;
-    slot_[kept] = slot_[i], partner_[kept] = partner_[i], values[kept] = values[i], residuals[kept] = residuals[i];
+    slot_[kept] = slot_[i];
+    partner_[kept] = partner_[i];
+    values[kept] = values[i];
+    residuals[kept] = residuals[i];
     ++kept;
   }
-  slot_.resize(kept), partner_.resize(kept), values.resize(kept), residuals.resize(kept);
+  slot_.resize(kept);
+  partner_.resize(kept);
+  values.resize(kept);
+  residuals.resize(kept);
   for (PetscInt &p : partner_)
     if (p >= 0) p = index[p];
   PetscFunctionReturn(0);
@@ -366,7 +383,8 @@ PetscErrorCode StateColumns::MoveStored(PetscInt m0, std::vector<Vec> &own) {
       const auto holder = std::find_if(pending.begin(), pending.end(), [&](PetscInt k) { return source[k] == j; });
       if (!work) PetscCall(BVCreateVec(V_, &work));
       PetscCall(BVCopyVec(V_, j, work));
-      source[*holder] = -1, from[*holder] = work;
+      source[*holder] = -1;
+      from[*holder] = work;
       continue;
     }
     const PetscInt j = *free_target;
@@ -402,7 +420,10 @@ PetscErrorCode StateColumns::MoveIntoBV() {
     PetscCall(BVRestoreColumn(V_, j, &y));
     PetscCall(BVRestoreColumn(V_, partner_[j], &x));
   }
-  for (PetscInt j = 0; j < n; ++j) slot_[j] = j, partner_[j] = -1;
+  for (PetscInt j = 0; j < n; ++j) {
+    slot_[j] = j;
+    partner_[j] = -1;
+  }
   bv_used_.assign((size_t)bvColumns(), false);
   for (PetscInt j = 0; j < n; ++j) bv_used_[j] = true;
   PetscFunctionReturn(0);

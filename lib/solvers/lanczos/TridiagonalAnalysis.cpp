@@ -97,7 +97,8 @@ public:
     double scale = 0;
     for (int j = 0; j < m_; ++j) scale = std::max(scale, std::fabs(d_[j]) + beta[j] + (j + 1 < m_ ? beta[j + 1] : 0.0));
     scale_ = std::max(scale, std::numeric_limits<double>::min());
-    eq_ = CopyTolerance(scale_), ctol_ = tol * scale_;
+    eq_ = CopyTolerance(scale_);
+    ctol_ = tol * scale_;
   }
   int size() const { return m_; }
   double scale() const { return scale_; }
@@ -116,13 +117,15 @@ public:
     PetscCheck(t.w.size() == 1, PETSC_COMM_SELF, PETSC_ERR_LIB,
                "LAPACK dstebz returned no value of index %d of the Lanczos tridiagonal", i);
     const double w = t.w[0];
-    *first = std::min(i, below(w - eq_) + 1), *last = std::max(i, below(w + eq_));
+    *first = std::min(i, below(w - eq_) + 1);
+    *last = std::max(i, below(w + eq_));
     level->value = w;
     *ghost = false;
     if (*last > *first) {
       // A copy of a value appears only after it has converged (Paige): T-multiple values are converged; the last
       // components of copies' eigenvectors say nothing (their Ritz vectors are not normalised).
-      level->error = 0, level->converged = true;
+      level->error = 0;
+      level->converged = true;
       PetscFunctionReturn(0);
     }
     const bool in_hat =
@@ -161,7 +164,8 @@ PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<doub
   const double ctol = t.ctol();
   out->scale = t.scale();
   out->wanted.clear();
-  out->spurious = 0, out->copies = 0;
+  out->spurious = 0;
+  out->copies = 0;
   // Walks from index i in direction dir (+1/-1) collecting up to `count` levels while `inside(value)`. Without
   // reorthogonalisation an unconverged value may never converge: a value in a gap of H's spectrum wanders there
   // (its polynomial has a root in the gap), and a converged level keeps growing further copies, each an
@@ -184,8 +188,13 @@ PetscErrorCode AnalyseT(const std::vector<double> &alpha, const std::vector<doub
       Level l;
       PetscCall(t.Examine(i, &first, &last, &ghost, &l));
       if (!inside(l.value)) break;
-      if (ghost) ++out->spurious;
-      else seq.push_back(l), converged += l.converged, out->copies += last - first;
+      if (ghost) {
+        ++out->spurious;
+      } else {
+        seq.push_back(l);
+        converged += l.converged;
+        out->copies += last - first;
+      }
       i = dir > 0 ? last + 1 : first - 1;
     }
     for (const Level &l : seq) {
@@ -285,10 +294,14 @@ double LogChristoffel(const std::vector<double> &alpha, const std::vector<double
   double prev = 0, cur = 1, sum = 1, log_scale = 0;
   for (int j = 0; j < m && beta[j + 1] > 0; ++j) {
     const double next = ((x - alpha[j]) * cur - beta[j] * prev) / beta[j + 1];
-    prev = cur, cur = next;
+    prev = cur;
+    cur = next;
     sum += cur * cur;
     if (std::fabs(cur) > 1e100) {
-      prev *= 1e-100, cur *= 1e-100, sum *= 1e-200, log_scale += 100 * std::log(10.0);
+      prev *= 1e-100;
+      cur *= 1e-100;
+      sum *= 1e-200;
+      log_scale += 100 * std::log(10.0);
     }
   }
   return -(std::log(sum) + 2 * log_scale);
