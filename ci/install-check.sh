@@ -15,7 +15,7 @@ source ci/env.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbpeta-install-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
-note() { echo "ci/install-check.sh: $*"; }
+note() { echo "ci/install-check.sh: $* ($SECONDS s)"; }
 # Fails with the output of the step when a number is not the one expected.
 expect() { # expect FILE PATTERN WHAT
   grep -qE -- "$2" "$1" || { cat "$1"; note "FAILED: $3 (expected /$2/)"; exit 1; }

@@ -133,6 +133,7 @@ TEST(RegisterParameterSet, ANewFolderIsASetListedAndUsedLikeTheShippedOnes) {
     EXPECT_EQ(code, 0) << help;
     EXPECT_NE(help.find("-params <now myvogl"), std::string::npos) << help;
     EXPECT_NE(help.find("myvogl (sp3s*: GaAs)"), std::string::npos) << help;
+    EXPECT_NE(help.find("Host material: GaAs (tbpeta)"), std::string::npos) << help; // the set's own materials
     EXPECT_NE(help.find("nemo3d (sp3d5s*+SO: AlAs, GaAs, InAs, Si)"), std::string::npos) << help;
     EXPECT_NE(help.find("vogl1983 (sp3s*: AlAs, GaAs, InAs, Si)"), std::string::npos) << help;
   }

@@ -65,8 +65,13 @@ PetscErrorCode ModelSpecFromOptions(MPI_Comm comm, const ModelSpec &defaults, co
   PetscCall(PetscOptionsString(
       "-params_file", "Comma-separated parameter files (project format) that define materials instead of the set",
       "tbpeta", files, files, sizeof(files), &files_set));
-  PetscCall(PetscOptionsString("-material", "Host material: GaAs, AlAs, InAs, Si", "tbpeta", material, material,
-                               sizeof(material), &material_set));
+  std::string materials = "Host material";
+  if (HelpRequested()) { // the materials of the set, its .tbp files
+    const std::vector<std::string> names = materialsInSet(set);
+    for (size_t i = 0; i < names.size(); ++i) materials += (i ? ", " : ": ") + names[i];
+  }
+  PetscCall(PetscOptionsString("-material", materials.c_str(), "tbpeta", material, material, sizeof(material),
+                               &material_set));
   PetscCall(PetscOptionsBool("-tb_spin_orbit", "Spin-orbit coupling (default: on where the set has spin-orbit values)",
                              "tbpeta", so, &so, &so_set));
   PetscCall(PetscOptionsReal("-passivation_shift", "Dangling-bond sp3-hybrid energy shift on open surfaces (eV)",
