@@ -28,7 +28,7 @@ static const char help[] =
 #include "support/OptionLists.hpp"
 #include "application/ApplicationMain.hpp"
 #include "support/TextFile.hpp"
-#include "model/ParameterSet.hpp"
+#include "support/InstallLayout.hpp"
 #include "model/TightBindingModel.hpp"
 #include "io/OutputPath.hpp"
 
@@ -313,8 +313,7 @@ PetscErrorCode Run(MPI_Comm comm, int *exit_code) {
   BandsStrain strain;
   PetscFunctionBeginUser;
   *exit_code = 0;
-  const std::string default_script =
-      (fs::path(dataDirectory()) / ".." / "app" / "plot_bands.py").lexically_normal().string();
+  const std::string default_script = (fs::path(ScriptsDirectory()) / "plot_bands.py").string();
   std::snprintf(script, sizeof(script), "%s", default_script.c_str());
   PetscOptionsBegin(comm, nullptr, "Band structure output", "tbpeta-bands");
   PetscCall(PetscOptionsString("-csv", "Write the bands (eV relative to the VBM) along the path to this CSV file",

@@ -7,7 +7,8 @@
 # (also the 64-bit-index one) first; after ctest two streams run side by side, each starting on the main build while
 # the variants finish, then each check as soon as its variant is ready: -malloc_dump's tbpeta runs, then ASan on 1
 # rank; and -malloc_dump's test programs, fuzzing (10 s of new inputs unless FUZZ_SECONDS says otherwise), the
-# 64-bit-index refusal check, then ASan on 2 ranks (the two streams end about together).
+# 64-bit-index refusal check, then ASan on 2 ranks (the two streams end about together). The install check
+# (ci/install-check.sh) runs after the variants compiled, at the lowest priority beside ctest's last tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -25,6 +26,11 @@ rm -f build-ready-*
     touch build-ready-$variant
     echo "ci/test.sh: the $variant variant compiled ($(($(date +%s) - start)) s)"
   done
+  # Then the install (ci/install-check.sh: cmake --install, the installed tbpeta on the quick start, a user's
+  # find_package and pkg-config builds), in what ctest's tail leaves of the cores.
+  nice -n 19 bash ci/install-check.sh >build-install-check.log 2>&1 ||
+    { echo "ci/test.sh: the install check failed"; exit 1; }
+  echo "ci/test.sh: the install check passed ($(($(date +%s) - start)) s)"
 ) >build-variants.log 2>&1 &
 variants=$!
 # Waits until the variant $1 is compiled; fails (with the compiler's output) when its compilation failed.
@@ -52,9 +58,10 @@ stamp "mallocdump-runs done"
 stamp "asan-1 done"
 wait $first || { failed=1; echo "ci/test.sh: the mallocdump-tests, fuzz, index64 or asan-2 check failed" >&2; }
 stamp "mallocdump-tests, fuzz, index64 and asan-2 done"
-grep "variant compiled" build-variants.log || true
-cat build-checks-a.log
 wait $variants || failed=1
-rm -f build-checks-a.log build-variants.log build-ready-*
+grep "variant compiled\|install check" build-variants.log || true
+cat build-checks-a.log
+[ ! -f build-install-check.log ] || cat build-install-check.log
+rm -f build-checks-a.log build-variants.log build-install-check.log build-ready-*
 [ $failed = 0 ] || exit 1
 stamp "all passed"

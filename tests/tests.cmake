@@ -25,6 +25,7 @@ tbpeta_add_test(test_register RANKS 1 2 3 SOURCES
   test_register_benchmark.cpp
   test_register_output_group.cpp
   test_register_onsite_term.cpp
+  test_register_parameter_set.cpp
 )
 target_link_libraries(test_register PRIVATE tbpeta_bench) # the benchmarks' framework, for test_register_benchmark.cpp
 tbpeta_add_test(test_strain RANKS 1 2 3)
@@ -36,6 +37,8 @@ tbpeta_add_test(test_many_ranks RANKS 8)
 # The layers depend one way, no include circles, and long functions say why (tests/check_architecture.py).
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME architecture COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_architecture.py ${CMAKE_SOURCE_DIR})
+# The Spack recipe against the build: variants, their CMake options, dependencies (Python's parser, no Spack).
+add_test(NAME packaging COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_packaging.py ${CMAKE_SOURCE_DIR})
 
 # The docs: every option table against the programs' -help, and every example command of the README and docs/ run
 # as a reader runs it (one test per page; the quick scaling study is docs/scaling-study.md's example).

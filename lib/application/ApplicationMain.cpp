@@ -9,6 +9,7 @@
 #include "application/OptionsCheck.hpp"
 #include "application/OptionsFiles.hpp"
 #include "application/RenamedOptions.hpp"
+#include "application/VersionReport.hpp"
 #include "solvers/RegisterSolvers.hpp"
 #include "support/CrashReport.hpp"
 #include "support/ErrorReporting.hpp"
@@ -53,17 +54,20 @@ int StartUp(int *argc, char ***argv, const char *help, const char *program) {
     MPI_Finalize();
     return 1;
   }
-  if (SlepcInitialize(argc, argv, nullptr, help)) {
+  HoldStartUpBanners(*argc, *argv);
+  if (SlepcInitialize(argc, argv, nullptr, help) || ReleaseStartUpBanners(PETSC_COMM_WORLD)) {
     MPI_Finalize();
     return 1;
   }
   return 0;
 }
 
-// The work between start-up and finalisation; the error of the run, or 0.
-PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit_code) {
+// The work between start-up and finalisation (none after -version, *version_shown); the error of the run, or 0.
+PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit_code, bool *version_shown) {
   PetscFunctionBeginUser;
   PetscCall(PushOneLineErrorHandler(program));
+  PetscCall(VersionFromOptions(PETSC_COMM_WORLD, program, version_shown));
+  if (*version_shown) PetscFunctionReturn(0);
   InstallInterruptHandlers();
   PetscCall(InstallCrashHandlers(program));
   PetscCall(RegisterEigenSolvers());
@@ -88,9 +92,10 @@ PetscErrorCode RunApplication(const char *program, ApplicationRun run, int *exit
 int ApplicationMain(int argc, char **argv, const char *help, const char *program, ApplicationRun run) {
   if (int code = StartUp(&argc, &argv, help, program)) return code;
   int exit_code = 0;
+  bool version_shown = false;
   PetscErrorCode ierr = 0;
   try {
-    ierr = RunApplication(program, run, &exit_code);
+    ierr = RunApplication(program, run, &exit_code, &version_shown);
   } catch (const std::bad_alloc &) {
     // A C++ container could not grow: one line, then stop every rank (the others may be in a collective).
     std::fprintf(stderr,
@@ -105,7 +110,7 @@ int ApplicationMain(int argc, char **argv, const char *help, const char *program
     MPI_Comm_size(PETSC_COMM_WORLD, &size);
     if (size > 1) MPI_Abort(PETSC_COMM_WORLD, 1); // a rank may be waiting in a collective
   }
-  if (!ierr && !exit_code) ierr = ReportUnusedOptions(PETSC_COMM_WORLD, program);
+  if (!ierr && !exit_code && !version_shown) ierr = ReportUnusedOptions(PETSC_COMM_WORLD, program);
   PetscPopErrorHandler(); // its entry is PETSc memory (-malloc_dump reported it)
   SlepcFinalize();
   MPI_Finalize(); // started here, so finished here (PETSc leaves an MPI it did not start)

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "model/ParameterSet.hpp"
+#include "support/InstallLayout.hpp"
 
 namespace tbpeta {
 
@@ -127,7 +128,7 @@ PetscErrorCode LoadFieldParameters(MPI_Comm comm, const std::vector<std::string>
   PetscFunctionBeginUser;
   out->clear();
   for (const std::string &m : materials) {
-    const std::string path = dataDirectory() + "/fields/" + m + ".txt";
+    const std::string path = FindDataFile("fields/" + m + ".txt");
     std::string text, error;
     FieldParameters p;
     PetscCall(ReadDataFileOnRankZero(comm, "field data file", path, &text));

@@ -1,17 +1,14 @@
-// Reading tight-binding parameter files (data/params/<set>/<Material>.tbp or a user's -params_file): rank 0 reads
-// the bytes, every rank parses them (ParameterText), so any error is raised identically on all ranks.
+// Reading tight-binding parameter files (params/<set>/<Material>.tbp of the data directories, or a user's
+// -params_file): rank 0 reads the bytes, every rank parses them (ParameterText), so any error is raised identically on
+// all ranks. A set is its folder: the sets are the folders found, each described by its own files.
 #include "model/ParameterSet.hpp"
 #include "model/ParameterText.hpp"
+#include "support/InstallLayout.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#ifndef TBPETA_DATA_DIR
-#define TBPETA_DATA_DIR "data"
-#endif
 
 namespace tbpeta {
 
@@ -19,14 +16,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::vector<std::string> &v, const std::string &s) {
+bool SetListHas(const std::vector<std::string> &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::string Join(const std::vector<std::string> &v) {
+std::string JoinSetNames(const std::vector<std::string> &v) {
   std::string s;
   for (const auto &x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+// The folder of a set: params/<set> in the first data directory that has it (empty when none has).
+fs::path SetFolder(const std::string &set) {
+  std::error_code ec;
+  for (const std::string &dir : DataDirectories())
+    if (fs::is_directory(fs::path(dir) / "params" / set, ec)) return fs::path(dir) / "params" / set;
+  return {};
+}
+
+// "sp3d5s*+SO" of a parsed file.
+std::string BasisName(const MaterialParameters &p) {
+  return std::string(p.model == BasisModel::sp3sstar ? "sp3s*" : "sp3d5s*") + (p.has_spin_orbit ? "+SO" : "");
 }
 
 } // namespace
@@ -59,30 +69,47 @@ PetscErrorCode ReadDataFileOnRankZero(MPI_Comm comm, const char *what, const std
   PetscFunctionReturn(0);
 }
 
-std::string dataDirectory() {
-  const char *env = std::getenv("TBPETA_DATA_DIR");
-  if (env && *env) return env;
-  return TBPETA_DATA_DIR;
-}
+std::string dataDirectory() { return DataDirectories().front(); }
 
 std::vector<std::string> shippedSets() {
   std::vector<std::string> sets;
-  std::error_code ec;
-  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params", ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_directory(ec)) sets.push_back(it->path().filename().string());
+  for (const std::string &dir : DataDirectories()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(dir) / "params", ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec) && !SetListHas(sets, it->path().filename().string()))
+        sets.push_back(it->path().filename().string());
+  }
   std::sort(sets.begin(), sets.end());
   return sets;
 }
 
 std::vector<std::string> materialsInSet(const std::string &set) {
   std::vector<std::string> materials;
-  if (!Contains(shippedSets(), set)) return materials; // also keeps names like "../x" out of the file system
+  if (!SetListHas(shippedSets(), set)) return materials; // also keeps names like "../x" out of the file system
   std::error_code ec;
-  for (fs::directory_iterator it(fs::path(dataDirectory()) / "params" / set, ec), end; !ec && it != end;
-       it.increment(ec))
+  for (fs::directory_iterator it(SetFolder(set), ec), end; !ec && it != end; it.increment(ec))
     if (it->is_regular_file(ec) && it->path().extension() == ".tbp") materials.push_back(it->path().stem().string());
   std::sort(materials.begin(), materials.end());
   return materials;
+}
+
+std::string DescribeParameterSet(const std::string &set) {
+  const std::vector<std::string> materials = materialsInSet(set);
+  if (materials.empty()) return set + " (no .tbp file)";
+  const fs::path path = SetFolder(set) / (materials.front() + ".tbp");
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  MaterialParameters p;
+  std::string error;
+  if (!ParseParameterText(text.str(), path.string(), &p, &error)) return set + " (" + path.string() + " is broken)";
+  return set + " (" + BasisName(p) + ": " + JoinSetNames(materials) + ")";
+}
+
+std::string DescribeParameterSets() {
+  std::string text;
+  for (const std::string &set : shippedSets()) text += (text.empty() ? "" : ", ") + DescribeParameterSet(set);
+  return text.empty() ? "none found (point TBPETA_DATA_DIR at tbpeta's data directory)" : text;
 }
 
 PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const std::string &material,
@@ -97,19 +124,21 @@ PetscErrorCode LoadShippedMaterial(MPI_Comm comm, const std::string &set, const 
   PetscFunctionBeginUser;
   const std::vector<std::string> sets = shippedSets();
   if (sets.empty()) {
-    const std::string dir = (fs::path(dataDirectory()) / "params").string();
+    std::vector<std::string> dirs;
+    for (const std::string &d : DataDirectories()) dirs.push_back((fs::path(d) / "params").string());
+    const std::string dir = JoinSetNames(dirs);
     SETERRQ(
         comm, PETSC_ERR_USER_INPUT,
         "-params: unknown parameter set '%s' (no sets found in '%s'; point TBPETA_DATA_DIR at tbpeta's data directory)",
         set.c_str(), dir.c_str());
   }
-  PetscCheck(Contains(sets, set), comm, PETSC_ERR_USER_INPUT, "-params: unknown parameter set '%s' (shipped sets: %s)",
-             set.c_str(), Join(sets).c_str());
+  PetscCheck(SetListHas(sets, set), comm, PETSC_ERR_USER_INPUT,
+             "-params: unknown parameter set '%s' (shipped sets: %s)", set.c_str(), JoinSetNames(sets).c_str());
   const std::vector<std::string> materials = materialsInSet(set);
-  PetscCheck(Contains(materials, material), comm, PETSC_ERR_USER_INPUT,
+  PetscCheck(SetListHas(materials, material), comm, PETSC_ERR_USER_INPUT,
              "%s: '%s' is not in parameter set '%s' (available: %s)", material_option, material.c_str(), set.c_str(),
-             Join(materials).c_str());
-  const std::string path = (fs::path(dataDirectory()) / "params" / set / (material + ".tbp")).string();
+             JoinSetNames(materials).c_str());
+  const std::string path = (SetFolder(set) / (material + ".tbp")).string();
   MaterialParameters p;
   PetscCall(LoadParameterFile(comm, path, &p));
   // A shipped file must describe what its location says, or the user would silently get another material.

@@ -1,6 +1,7 @@
 #pragma once
-// Reading published parameter sets from tbpeta's data files (data/params/<set>/<Material>.tbp), or a user's own
-// file in the same format. This is the only place (with Output) that reads files.
+// Reading parameter sets from tbpeta's data files (params/<set>/<Material>.tbp of the data directories,
+// support/InstallLayout.hpp), or a user's own file in the same format. A set is registered by its folder alone: the
+// sets are the folders found at run time, and each file says what it is (set, basis, spin-orbit, citation).
 #include <petscsys.h>
 
 #include <string>
@@ -10,17 +11,23 @@
 
 namespace tbpeta {
 
-// Directory holding params/<set>/<Material>.tbp: $TBPETA_DATA_DIR if set, else the configured data directory.
+// The first data directory (DataDirectories(): $TBPETA_DATA_DIR's first entry if set, else the built-in one).
 std::string dataDirectory();
 
 // Rank 0 reads a small data file and sends its bytes to every rank, so all parse the same text and raise the same
 // error; `what` names the kind of file in the one-line errors ("parameter file"). Collective.
 PetscErrorCode ReadDataFileOnRankZero(MPI_Comm comm, const char *what, const std::string &path, std::string *text);
 
-// Names of the shipped sets (the sub-directories of params/), sorted.
+// Names of the sets (the sub-directories of params/ of every data directory), sorted; a set of an earlier data
+// directory hides one of the same name in a later one.
 std::vector<std::string> shippedSets();
-// Materials available in a shipped set, sorted; empty if the set does not exist.
+// Materials available in a set, sorted; empty if the set does not exist.
 std::vector<std::string> materialsInSet(const std::string &set);
+// What a set is, from its own files, for -help: "vogl1983 (sp3s*: AlAs, GaAs, InAs, Si)" (the basis of its first
+// file; a file that does not parse is named). Reads files; not collective.
+std::string DescribeParameterSet(const std::string &set);
+// Every set described, comma-separated.
+std::string DescribeParameterSets();
 
 // Load `material` from shipped set `set`. Errors (PETSC_ERR_USER_INPUT, collective on comm, one line that names the
 // option and lists what is allowed): unknown set (-params), material missing from the set (-material / -dot_material).

@@ -56,15 +56,22 @@ PetscErrorCode ModelSpecFromOptions(MPI_Comm comm, const ModelSpec &defaults, co
   PetscFunctionBeginUser;
   std::snprintf(set, sizeof set, "%s", defaults.set.c_str());
   std::snprintf(material, sizeof material, "%s", defaults.host.c_str());
+  // The sets are the folders of the data directories, each described by its own files (read only for -help).
+  const std::string sets = HelpRequested()
+                               ? "Parameter set (params/<set>/ of the data directories): " + DescribeParameterSets()
+                               : std::string("Parameter set");
   PetscOptionsBegin(comm, nullptr, "Tight-binding model", "tbpeta");
-  PetscCall(PetscOptionsString(
-      "-params", "Parameter set: vogl1983 (sp3s*), klimeck2000 (sp3s*+SO), jancu1998 (sp3d5s*+SO), nemo3d (sp3d5s*+SO)",
-      "tbpeta", set, set, sizeof(set), nullptr));
+  PetscCall(PetscOptionsString("-params", sets.c_str(), "tbpeta", set, set, sizeof(set), nullptr));
   PetscCall(PetscOptionsString(
       "-params_file", "Comma-separated parameter files (project format) that define materials instead of the set",
       "tbpeta", files, files, sizeof(files), &files_set));
-  PetscCall(PetscOptionsString("-material", "Host material: GaAs, AlAs, InAs, Si", "tbpeta", material, material,
-                               sizeof(material), &material_set));
+  std::string materials = "Host material";
+  if (HelpRequested()) { // the materials of the set, its .tbp files
+    const std::vector<std::string> names = materialsInSet(set);
+    for (size_t i = 0; i < names.size(); ++i) materials += (i ? ", " : ": ") + names[i];
+  }
+  PetscCall(PetscOptionsString("-material", materials.c_str(), "tbpeta", material, material, sizeof(material),
+                               &material_set));
   PetscCall(PetscOptionsBool("-tb_spin_orbit", "Spin-orbit coupling (default: on where the set has spin-orbit values)",
                              "tbpeta", so, &so, &so_set));
   PetscCall(PetscOptionsReal("-passivation_shift", "Dangling-bond sp3-hybrid energy shift on open surfaces (eV)",
