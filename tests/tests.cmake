@@ -19,7 +19,7 @@ tbpeta_add_test(test_compare RANKS 1 2 3)
 tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
 tbpeta_add_test(test_halo RANKS 1 2 3)
 # Each family's recipe (docs/development.md), a new member added from its test file alone: one program.
-tbpeta_add_test(test_register RANKS 1 2 3 SOURCES test_register_solver.cpp)
+tbpeta_add_test(test_register RANKS 1 2 3 SOURCES test_register_solver.cpp test_register_operator.cpp)
 tbpeta_add_test(test_strain RANKS 1 2 3)
 tbpeta_add_test(test_strained_hamiltonian RANKS 1 2 3)
 
