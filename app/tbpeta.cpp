@@ -118,7 +118,6 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
   PetscInt nvec;
   MemoryEstimate est;
   OperatorProperties planned; // what H will be, for the solver's estimate (the properties H will carry)
-  const double MB = 1048576.0;
   PetscFunctionBeginUser;
   PetscCall(PlannedOperatorProperties(comm, rs.sys.model, rs.sys.lattice, rs.sys.spec.cell.k, rs.hopts, &planned));
   if (!rs.solve) nvec = 0;
@@ -130,19 +129,8 @@ PetscErrorCode Preflight(MPI_Comm comm, const RunSettings &rs, EPS eps) {
     PetscCall(EPSGetDimensions(eps, &nev, nullptr, nullptr));
     nvec = std::max(nvec, nev + kMomentumVectors);
   }
-  PetscCall(EstimateRunMemory(comm, rs.sys, rs.hopts, nvec, &est));
-  if (!rs.solve) est.hamiltonian = 0; // -solve false builds no H
-  PetscCall(PetscPrintf(
-      comm,
-      "memory estimate per rank (largest): %.1f MB = structure %.1f MB + H %s %.1f MB + solver about %" PetscInt_FMT
-      " vectors %.1f MB + runtime %.1f MB (limit %.0f MB)\n",
-      est.total() / MB, est.structure / MB, rs.solve ? rs.hopts.kind.c_str() : "none", est.hamiltonian / MB, nvec,
-      est.vectors / MB, est.runtime / MB, rs.memory_limit));
-  if (est.fields > 0)
-    PetscCall(PetscPrintf(comm,
-                          "  (the piezoelectric Poisson solve before H: %.1f MB, counted in place of H and the "
-                          "vectors when larger)\n",
-                          est.fields / MB));
+  PetscCall(EstimateRunMemory(comm, rs.sys, rs.solve ? &rs.hopts : nullptr, nvec, &est)); // -solve false: no H
+  PetscCall(PrintMemoryEstimate(comm, est, rs.memory_limit));
   PetscCall(CheckMemoryFits(comm, rs.sys, rs.hopts, est, rs.memory_limit, rs.memory_limit_given));
   PetscFunctionReturn(0);
 }

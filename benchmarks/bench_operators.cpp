@@ -47,15 +47,15 @@ namespace {
 
 struct Variant {
   std::string name;
-  HamiltonianOptions opts;
+  std::string kind, options; // -hamiltonian and the kind's own options (HamiltonianOptionsOf)
 };
 
 const Variant kVariants[] = {
-    {"aij", {"aij", true}},
-    {"baij", {"baij", true}},
-    {"stored_blocks", {"stored_blocks", true}},
-    {"shell", {"shell", true}},
-    {"shell_nocache", {"shell", false}},
+    {"aij", "aij", ""},
+    {"baij", "baij", ""},
+    {"stored_blocks", "stored_blocks", ""},
+    {"shell", "shell", ""},
+    {"shell_nocache", "shell", "-shell_block_cache 0"},
 };
 
 struct Row {
@@ -76,9 +76,9 @@ struct Row {
 
 // The storage a variant would need per rank (estimate from the atoms and the basis), in MB.
 double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
-  const double per_atom = v.opts.kind == "shell"           ? 100.0
-                          : v.opts.kind == "stored_blocks" ? 4.0 * norb * norb * 8 + 100
-                          : v.opts.kind == "baij"
+  const double per_atom = v.kind == "shell"           ? 100.0
+                          : v.kind == "stored_blocks" ? 4.0 * norb * norb * 8 + 100
+                          : v.kind == "baij"
                               ? 5.0 * bs * bs * 16
                               : 5.0 * bs * (bs / 2.0) * 20; // AIJ: about half of each block non-zero, 20 B per entry
   return per_atom * atoms_per_rank / 1048576.0;
@@ -86,7 +86,7 @@ double EstimateMb(const Variant &v, double atoms_per_rank, int bs, int norb) {
 
 PetscErrorCode ProductFlops(const Variant &v, Mat H, const Structure &s, int bs, int norb, int spins, double *flops) {
   PetscFunctionBeginUser;
-  if (v.opts.kind == "aij" || v.opts.kind == "baij") {
+  if (v.kind == "aij" || v.kind == "baij") {
     MatInfo info;
     PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &info));
     *flops = 8.0 * info.nz_used; // complex multiply-add
@@ -140,12 +140,14 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
     r->skipped = true, r->note = buf;
     PetscFunctionReturn(0);
   }
-  r->est_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, v.opts);
+  HamiltonianOptions opts;
+  PetscCall(HamiltonianOptionsOf(v.kind, v.options, &opts));
+  r->est_bytes = EstimateHamiltonianBytes(sys.structure, sys.model, opts);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &r->est_bytes, 1, MPI_DOUBLE, MPI_SUM, comm));
   malloc_trim(0);
   const double rss0 = ProcStatusKb("VmRSS");
   ResetPeakResident();
-  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, v.opts, H->out(),
+  PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, opts, H->out(),
                               false)); // the operator alone, no H 1 check
   double mb[2] = {(ProcStatusKb("VmRSS") - rss0) / 1024, (ProcStatusKb("VmHWM") - rss0) / 1024};
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));

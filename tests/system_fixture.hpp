@@ -56,7 +56,7 @@ inline PetscErrorCode MakeOperator(const TightBindingSystem &sys, const std::str
                                    bool block_cache = true, bool check_finite = true) {
   HamiltonianOptions opts;
   PetscFunctionBeginUser;
-  opts.kind = kind, opts.block_cache = block_cache;
+  PetscCall(HamiltonianOptionsOf(kind, block_cache ? "" : "-shell_block_cache 0", &opts));
   PetscCall(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, H, check_finite));
   PetscFunctionReturn(0);
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -266,7 +267,7 @@ TEST(BlockHamiltonian, OptionsAndSolversThatNeedEntriesAreRefused) {
   HamiltonianOptions o;
   EXPECT_EQ(options("-hamiltonian shell -shell_block_cache 0", &o), 0);
   EXPECT_EQ(o.kind, "shell");
-  EXPECT_FALSE(o.block_cache);
+  EXPECT_EQ(HamiltonianDescription(o), "shell (on the fly, every block recomputed)"); // no block cache
   EXPECT_EQ(options("-hamiltonian stored_blocks", &o), 0);
   EXPECT_EQ(o.kind, "stored_blocks");
   EXPECT_EQ(options("-hamiltonian baij", &o), 0);
@@ -365,4 +366,67 @@ TEST(BlockHamiltonian, CompareSkipsShiftAndInvertOnTheShell) {
   EXPECT_NE(rows[1].note.find("-hamiltonian aij or baij"), std::string::npos) << rows[1].note;
   MatDestroy(&S);
   PetscOptionsClear(nullptr);
+}
+
+// The memory preflight's terms, each estimated by its owner from counts before anything is built, against the built
+// objects on every rank, open and periodic, strained and not, with a potential on the atoms and without:
+// - H's counts from the lattice and partition alone equal those of the built structure (atoms, halo, bonds,
+//   passivated atoms and their kinds, entries: every material here stores as many per bond);
+// - the structure's bytes equal what its arrays hold, within 1 % and the ranks' offsets (their capacities less the
+//   room reserved for the bonds into the halo, which the halo's atoms do not fill);
+// - each kind's bytes are within 5 % below and 10 % above those it reports once built, plus the halo buffers (which a
+//   matrix's report leaves out) and 8 on-site configurations (the block operators' table, counted at its bound).
+TEST(BlockHamiltonian, PreflightEstimatesMatchTheBuiltObjects) {
+  TBPETA_ASSERT_RANKS();
+  struct Case {
+    const char *options;
+    bool potential;
+  };
+  const Case cases[] = {
+      {"-params klimeck2000 -material GaAs -cells 3,2,2 -periodic 0,0,0", false},
+      {"-params nemo3d -material GaAs -cells 3,3,2 -periodic 1,1,1 -dot_material InAs -dot_radius 0.5", true},
+      {"-params nemo3d -material GaAs -cells 3,2,3 -periodic 0,0,1 -dot_material InAs -dot_radius 0.4 -strain keating",
+       true},
+      {"-params nemo3d -material GaAs -cells 2,3,3 -periodic 1,1,1 -strain keating", false},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.options);
+    TightBindingSystem sys;
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, c.options, &sys), 0);
+    Structure &s = sys.structure;
+    const bool strained = sys.model.strained.on;
+    if (strained) s.StoreDisplacements(); // as the relaxation leaves them
+    if (c.potential) s.potential.assign(s.owned, 0.01);
+    const OperatorCounts built = CountOperator(s, sys.model);
+    const OperatorCounts counted = CountOperator(sys.lattice, sys.partition, s.rank, sys.model, c.potential);
+    EXPECT_EQ(counted.owned, built.owned);
+    EXPECT_EQ(counted.halo, built.halo);
+    EXPECT_EQ(counted.bonds, built.bonds);
+    EXPECT_EQ(counted.dangling_atoms, built.dangling_atoms);
+    EXPECT_EQ(counted.dangling_kinds, built.dangling_kinds);
+    EXPECT_EQ(counted.entries, built.entries);
+    EXPECT_EQ(counted.strained, built.strained);
+    EXPECT_EQ(counted.potential, built.potential);
+    const double structure = Structure::EstimateBytes(s.owned, s.halo(), strained, c.potential);
+    const double reserved = (double)(s.sites.capacity() - s.sites.size()) * sizeof(PlaneIndex) +
+                            (double)(s.halo_global.capacity() - s.halo_global.size()) * sizeof(PetscInt);
+    EXPECT_NEAR(structure, s.bytes() - reserved, 0.01 * s.bytes() + 64); // + the ranks' offsets
+    for (const char *kind : {"aij", "baij", "stored_blocks", "shell", "shell -"}) {
+      SCOPED_TRACE(kind);
+      const std::string k = kind;
+      HamiltonianOptions opts;
+      ASSERT_EQ(HamiltonianOptionsOf(k == "shell -" ? "shell" : k, k == "shell -" ? "-shell_block_cache 0" : "", &opts),
+                0);
+      const double estimate = EstimateHamiltonianBytes(counted, opts);
+      Mat H;
+      const OperatorProperties *p;
+      ASSERT_EQ(CreateHamiltonian(PETSC_COMM_WORLD, s, sys.model, sys.spec.cell.k, opts, &H), 0);
+      ASSERT_EQ(OperatorGetProperties(H, &p), 0);
+      const double allowance = 3 * counted.halo * counted.rows_per_atom * sizeof(PetscScalar) + 8 * 800.0;
+      EXPECT_GE(estimate, 0.95 * p->bytes);
+      EXPECT_LE(estimate, 1.1 * p->bytes + allowance);
+      MatDestroy(&H);
+    }
+    PetscOptionsClear(nullptr);
+  }
 }

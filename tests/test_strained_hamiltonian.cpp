@@ -55,7 +55,7 @@ PetscErrorCode Product(MPI_Comm comm, const TightBindingSystem &sys, const Kind 
   Mat H;
   Vec x;
   PetscFunctionBeginUser;
-  opts.kind = kind.name, opts.block_cache = kind.cache;
+  PetscCall(HamiltonianOptionsOf(kind.name, kind.cache ? "" : "-shell_block_cache 0", &opts));
   PetscCall(CreateHamiltonian(comm, sys.structure, sys.model, sys.spec.cell.k, opts, &H));
   PetscCall(tbpeta::test::HashedVector(H, &x));
   PetscCall(VecDuplicate(x, y));

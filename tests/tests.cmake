@@ -26,6 +26,7 @@ tbpeta_add_test(test_register RANKS 1 2 3 SOURCES
   test_register_output_group.cpp
   test_register_onsite_term.cpp
   test_register_parameter_set.cpp
+  test_register_operator.cpp
 )
 target_link_libraries(test_register PRIVATE tbpeta_bench) # the benchmarks' framework, for test_register_benchmark.cpp
 tbpeta_add_test(test_strain RANKS 1 2 3)

@@ -1,17 +1,13 @@
-// The memory preflight: each rank counts its atoms and halo from the planes of its box (nothing allocated), H's
-// bytes per atom come from EstimateHamiltonianBytes on two tiny periodic cells of the host (the estimate is affine
-// in the atoms: a per-atom part and a constant part), the vectors from the solver's options.
+// The memory preflight: each owner estimates its term from this rank's counts, before anything is built (the atoms and
+// halo from the planes of the rank's box, CountDomainHalo; H's entries and bonds, CountOperator), the solver's vectors
+// come from its EPS type, the runtime is measured; each term's largest rank is taken.
 #include "application/MemoryPreflight.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <fstream>
-#include <string>
+#include <cstdio>
 
 #include "fields/SystemFields.hpp"
 #include "geometry/HaloAnalysis.hpp"
-#include "model/BulkCell.hpp"
 #include "support/ResidentMemory.hpp"
 
 namespace tbpeta {
@@ -20,59 +16,80 @@ namespace {
 
 constexpr double kMB = 1048576.0;
 
-// Bytes of H of kind `hopts` per owned atom and per structure, from periodic bulk cells of 1 and 2 cubic cells of the
-// host (8 and 64 atoms, every bond present, no halo).
-PetscErrorCode HamiltonianBytesPerAtom(const TightBindingSystem &sys, const HamiltonianOptions &hopts, double *per_atom,
-                                       double *constant) {
-  double bytes[2];
-  PetscFunctionBeginUser;
-  for (int n = 1; n <= 2; ++n) {
-    BulkCell cell;
-    PetscCall(CreateBulkCell(sys.model, 0, n, &cell));
-    bytes[n - 1] = EstimateHamiltonianBytes(cell.structure, cell.model, hopts);
+// "structure 12 MB, H aij 3 MB, ...", the fields' terms marked as before H.
+std::string ListTerms(const MemoryEstimate &est) {
+  std::string list;
+  for (const PreflightTerm &t : est.terms) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s%s %.0f MB%s", list.empty() ? "" : ", ", t.name.c_str(), t.bytes / kMB,
+                  t.phase == MemoryPhase::fields ? " before H" : "");
+    list += text;
   }
-  *per_atom = (bytes[1] - bytes[0]) / 56.0;
-  *constant = std::max(0.0, bytes[0] - 8 * *per_atom);
-  PetscFunctionReturn(0);
+  return list;
 }
 
 } // namespace
 
-PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions &hopts,
+double MemoryEstimate::phase(MemoryPhase p) const {
+  double sum = 0;
+  for (const PreflightTerm &t : terms)
+    if (t.phase == p) sum += t.bytes;
+  return sum;
+}
+
+double MemoryEstimate::bytesOf(const std::string &name_start) const {
+  double sum = 0;
+  for (const PreflightTerm &t : terms)
+    if (t.name.rfind(name_start, 0) == 0) sum += t.bytes;
+  return sum;
+}
+
+PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, const HamiltonianOptions *hopts,
                                  PetscInt vectors_held, MemoryEstimate *est) {
   PetscMPIInt rank;
-  double per_atom = 0, constant = 0;
-  FieldsEstimate fields;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   const DomainHalo d = CountDomainHalo(sys.lattice, sys.partition, rank);
-  const double bs = sys.model.blockSize();
-  PetscCall(HamiltonianBytesPerAtom(sys, hopts, &per_atom, &constant));
-  PetscCall(EstimateSystemFields(comm, sys, &fields)); // what the on-site terms allocate while they compute
-  bool open = false;
-  for (int a = 0; a < 3; ++a) open = open || !sys.spec.cell.periodic[a];
+  FieldsEstimate fields; // the on-site terms: a potential on every owned atom when one is on, and their computation
+  PetscCall(EstimateSystemFields(comm, sys, &fields));
+  const bool potential = fields.on;
+  enum { structure, hamiltonian, vectors, runtime, fields_compute, terms };
+  double bytes[terms];
+  bytes[structure] = Structure::EstimateBytes(d.owned, d.halo, sys.spec.strain.on(), potential);
+  bytes[hamiltonian] =
+      hopts ? EstimateHamiltonianBytes(CountOperator(sys.lattice, sys.partition, rank, sys.model, potential), *hopts)
+            : 0;
+  bytes[vectors] = (double)vectors_held * (double)d.owned * sys.model.blockSize() * sizeof(PetscScalar);
+  bytes[runtime] = std::max(0.0, ProcStatusKb("VmRSS") * 1024.0); // MPI, PETSc, SLEPc and the executable, now
+  bytes[fields_compute] = fields.compute_bytes;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bytes, terms, MPI_DOUBLE, MPI_MAX, comm));
   MemoryEstimate e;
-  // Structure: per owned atom its site, material, bonds and wraps; per halo atom its site, material and global index;
-  // each atom's displacement only when a relaxation sets them; the potential on an owned atom when an on-site term is
-  // on (and as much again in the shell of an unstrained H, which keeps its own copy).
-  const double displacement = sys.spec.strain.on() ? 3 * sizeof(double) : 0;
-  const double potential = fields.on ? (sys.spec.strain.on() ? 1 : 2) * sizeof(double) : 0;
-  const double owned_bytes =
-      sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + potential + 4 * sizeof(int) + sizeof(std::uint32_t);
-  const double halo_bytes = sizeof(PlaneIndex) + sizeof(std::uint8_t) + displacement + sizeof(PetscInt);
-  e.structure = (double)d.owned * owned_bytes + (double)d.halo * halo_bytes;
-  // H: its own arrays, the halo buffers (at most three vectors of the halo's rows) and the dangling-bond blocks.
-  e.hamiltonian =
-      per_atom * (double)d.owned + constant + 3 * (double)d.halo * bs * sizeof(PetscScalar) + (open ? 1024.0 * 32 : 0);
-  e.vectors = (double)vectors_held * (double)d.owned * bs * sizeof(PetscScalar);
-  e.fields = fields.compute_bytes;
-  const double rss_kb = ProcStatusKb("VmRSS");
-  e.runtime = rss_kb > 0 ? rss_kb * 1024.0 : 0;
   e.vectors_held = vectors_held;
-  double parts[4] = {e.structure, e.hamiltonian, e.vectors, e.runtime};
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, parts, 4, MPI_DOUBLE, MPI_MAX, comm));
-  e.structure = parts[0], e.hamiltonian = parts[1], e.vectors = parts[2], e.runtime = parts[3];
-  *est = e;
+  e.terms = {
+      {"structure", bytes[structure], MemoryPhase::whole_run},
+      {"H " + (hopts ? hopts->kind : std::string("none")), bytes[hamiltonian], MemoryPhase::solve},
+      {"solver about " + std::to_string((long long)vectors_held) + " vectors", bytes[vectors], MemoryPhase::solve},
+      {"runtime", bytes[runtime], MemoryPhase::whole_run}};
+  if (bytes[fields_compute] > 0) e.terms.push_back({fields.compute, bytes[fields_compute], MemoryPhase::fields});
+  *est = std::move(e);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PrintMemoryEstimate(MPI_Comm comm, const MemoryEstimate &est, double limit_mb) {
+  std::string sum;
+  PetscFunctionBeginUser;
+  for (const PreflightTerm &t : est.terms) {
+    if (t.phase == MemoryPhase::fields) continue;
+    char text[160];
+    std::snprintf(text, sizeof text, "%s%s %.1f MB", sum.empty() ? "" : " + ", t.name.c_str(), t.bytes / kMB);
+    sum += text;
+  }
+  PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = %s (limit %.0f MB)\n", est.total() / kMB,
+                        sum.c_str(), limit_mb));
+  for (const PreflightTerm &t : est.terms)
+    if (t.phase == MemoryPhase::fields)
+      PetscCall(PetscPrintf(comm, "  (the %s before H: %.1f MB, counted in place of H and the vectors when larger)\n",
+                            t.name.c_str(), t.bytes / kMB));
   PetscFunctionReturn(0);
 }
 
@@ -111,25 +128,23 @@ PetscErrorCode CheckMemoryFits(MPI_Comm comm, const TightBindingSystem &sys, con
     PetscFunctionReturn(0); // no limit known (no /proc/meminfo), or it fits
   PetscCallMPI(MPI_Comm_size(comm, &size));
   std::string hints;
-  const double scalable = est.structure + est.hamiltonian + est.vectors, room = limit_mb * kMB - est.runtime;
+  const double runtime = est.bytesOf("runtime"), scalable = est.total() - runtime, room = limit_mb * kMB - runtime;
   if (room > 0)
     hints += "about " + std::to_string((long long)std::ceil(size * scalable / room)) + " ranks (mpiexec -n)";
   if (hopts.kind != "shell") {
-    HamiltonianOptions shell = hopts;
+    HamiltonianOptions shell;
     shell.kind = "shell";
     MemoryEstimate on_the_fly;
-    PetscCall(EstimateRunMemory(comm, sys, shell, est.vectors_held, &on_the_fly));
+    PetscCall(EstimateRunMemory(comm, sys, &shell, est.vectors_held, &on_the_fly));
     char text[160];
     std::snprintf(text, sizeof text, "-hamiltonian shell (then %.0f MB per rank)", on_the_fly.total() / kMB);
     hints += (hints.empty() ? "" : ", ") + std::string(text);
   }
-  if (est.vectors > 0.25 * est.total())
+  if (est.bytesOf("solver") > 0.25 * est.total())
     hints += (hints.empty() ? "" : ", or ") + std::string("fewer states (-eps_nev)");
   SETERRQ(comm, PETSC_ERR_USER_INPUT,
-          "-memory_limit: this run needs about %.0f MB per rank (structure %.0f MB, H %s %.0f MB, %" PetscInt_FMT
-          " solver vectors %.0f MB, runtime %.0f MB) but %s %.0f MB per rank; to fit, use %s",
-          est.total() / kMB, est.structure / kMB, hopts.kind.c_str(), est.hamiltonian / kMB, est.vectors_held,
-          est.vectors / kMB, est.runtime / kMB,
+          "-memory_limit: this run needs about %.0f MB per rank (%s) but %s %.0f MB per rank; to fit, use %s",
+          est.total() / kMB, ListTerms(est).c_str(),
           given ? "-memory_limit is" : "the node has (MemAvailable / ranks on the node)", limit_mb,
           hints.empty() ? "a machine with more memory" : hints.c_str());
 }

@@ -38,6 +38,8 @@ public:
     *bytes = 0;
     return 0;
   }
+  // What allocates those bytes, for the preflight's line ("piezoelectric Poisson solve").
+  virtual std::string ComputeDescription() const { return "on-site term's computation"; }
 };
 
 struct OnsiteTermKind {

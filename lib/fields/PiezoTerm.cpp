@@ -101,14 +101,14 @@ void PiezoTerm::Output(AtomGroup *fields, ResultsPart *part) const {
                                                {"poisson_seconds", poisson_.seconds}});
 }
 
-// The Poisson solve's share of one rank: its grid's nodes split evenly.
+// The Poisson solve's share of one rank (EstimatePoissonBytes).
 PetscErrorCode PiezoTerm::EstimateBytes(MPI_Comm comm, const TightBindingSystem &sys, double *bytes) const {
   PetscMPIInt size;
   PetscFunctionBeginUser;
   *bytes = 0;
   if (!on()) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  *bytes = (double)SystemPoissonGrid(sys).totalNodes() / size * kPoissonBytesPerNode;
+  *bytes = EstimatePoissonBytes(SystemPoissonGrid(sys), size);
   PetscFunctionReturn(0);
 }
 

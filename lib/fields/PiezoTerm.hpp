@@ -21,6 +21,7 @@ public:
   PetscErrorCode PrintSummary(MPI_Comm comm) const override;
   void Output(AtomGroup *fields, ResultsPart *part) const override;
   PetscErrorCode EstimateBytes(MPI_Comm comm, const TightBindingSystem &sys, double *bytes) const override;
+  std::string ComputeDescription() const override { return "piezoelectric Poisson solve"; }
 
   const PoissonReport &poisson() const { return poisson_; }
   const std::vector<std::array<double, 3>> &polarization() const { return polarization_; } // C/m^2 per owned atom

@@ -16,6 +16,11 @@ namespace tbpeta {
 // Peak resident memory of the solve per grid node (complex scalars: the 7-point operator, GAMG's hierarchy, the node
 // fields and the Krylov vectors), measured by bench_fields: 1,620 to 1,740 bytes from 0.27 to 2.9 million nodes.
 inline constexpr double kPoissonBytesPerNode = 1750;
+// The solve's bytes on each of `ranks` ranks (the grid's nodes split evenly), before anything is built: for the memory
+// preflight.
+inline double EstimatePoissonBytes(const PoissonGridGeometry &grid, int ranks) {
+  return (double)grid.totalNodes() / ranks * kPoissonBytesPerNode;
+}
 
 struct PoissonProblem {
   PoissonGridGeometry grid;

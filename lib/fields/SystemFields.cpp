@@ -55,7 +55,10 @@ PetscErrorCode EstimateSystemFields(MPI_Comm comm, const TightBindingSystem &sys
     double bytes = 0;
     if (!term->on()) continue;
     PetscCall(term->EstimateBytes(comm, sys, &bytes));
-    estimate->on = true, estimate->compute_bytes = std::max(estimate->compute_bytes, bytes);
+    estimate->on = true;
+    if (bytes <= estimate->compute_bytes) continue;
+    estimate->compute_bytes = bytes;
+    estimate->compute = term->ComputeDescription();
   }
   PetscFunctionReturn(0);
 }

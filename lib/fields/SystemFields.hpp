@@ -7,6 +7,7 @@
 #include <petscsys.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fields/OnsiteTerm.hpp"
@@ -44,8 +45,9 @@ PetscErrorCode PotentialRange(MPI_Comm comm, const SystemFields &fields, double 
 // What the fields cost on this rank, for the memory preflight: whether any term is on (then Structure::potential
 // holds 8 bytes per owned atom) and the largest of the terms' own bytes while they compute. Collective.
 struct FieldsEstimate {
-  bool on = false;
-  double compute_bytes = 0;
+  bool on = false;          // a term is on: a potential on every owned atom
+  double compute_bytes = 0; // the largest term's computation, freed before H is built
+  std::string compute;      // what that is ("piezoelectric Poisson solve")
 };
 PetscErrorCode EstimateSystemFields(MPI_Comm comm, const TightBindingSystem &sys, FieldsEstimate *estimate);
 

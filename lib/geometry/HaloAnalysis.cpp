@@ -1,6 +1,8 @@
 #include "geometry/HaloAnalysis.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace tbpeta {
 
@@ -82,6 +84,39 @@ DomainHalo CountDomainHalo(const ZincblendeLattice &lattice, const PlanePartitio
         }
       }
     }
+  return out;
+}
+
+DomainBonds CountDomainBonds(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain) {
+  DomainBonds out;
+  const PlaneBox box = partition.box(domain);
+  const auto &n = lattice.planes();
+  const auto &periodic = lattice.periodic();
+  // Bonds step one plane along every axis: only an atom on the first or last plane of an open axis has a dangling one.
+  auto on_face = [&](int v, int a) { return !periodic[a] && (v == 0 || v == n[a] - 1); };
+  long long dangling_bonds = 0;
+  std::uint32_t kinds = 0; // bit 16 s + mask: sublattice s, bonds `mask` dangling
+  auto visit = [&](PlaneIndex q) {
+    PlaneIndex p;
+    std::array<int, 3> w;
+    int mask = 0;
+    for (int b = 0; b < 4; ++b) mask |= !lattice.neighbour(q, b, &p, &w) << b;
+    dangling_bonds += std::popcount((unsigned)mask), out.dangling_atoms += mask != 0;
+    if (mask) kinds |= 1u << (16 * (int)ZincblendeLattice::sublatticeOf(q) + mask);
+  };
+  for (int x = box.lo[0]; x < box.hi[0]; ++x)
+    for (int y = box.lo[1]; y < box.hi[1]; ++y) {
+      const int r = ZincblendeLattice::lineResidue(x, y);
+      if (r < 0) continue;
+      if (on_face(x, 0) || on_face(y, 1)) { // the whole line lies on an open face
+        for (int z = box.lo[2] + ((r - box.lo[2]) % 4 + 4) % 4; z < box.hi[2]; z += 4) visit({x, y, z});
+        continue;
+      }
+      for (int z : {0, n[2] - 1}) // the line's ends on the open z faces (4 planes per cell: two planes)
+        if (on_face(z, 2) && z >= box.lo[2] && z < box.hi[2] && z % 4 == r) visit({x, y, z});
+    }
+  out.bonds = 4 * box.countAtoms() - dangling_bonds;
+  out.dangling_kinds = std::popcount(kinds);
   return out;
 }
 

@@ -33,4 +33,13 @@ struct DomainHalo {
 };
 DomainHalo CountDomainHalo(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain);
 
+// One domain's bonds of owned atoms (to any neighbour), its owned atoms with a dangling bond (passivated, on the planes
+// of an open face) and how many kinds of them there are (sublattice and which bonds dangle), from the atoms on those
+// planes only.
+struct DomainBonds {
+  long long bonds = 0, dangling_atoms = 0;
+  int dangling_kinds = 0;
+};
+DomainBonds CountDomainBonds(const ZincblendeLattice &lattice, const PlanePartition &partition, int domain);
+
 } // namespace tbpeta

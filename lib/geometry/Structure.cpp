@@ -34,6 +34,27 @@ std::array<double, 3> Structure::position(PetscInt site, double a_nm) const {
   return {p.x * q + u[0], p.y * q + u[1], p.z * q + u[2]};
 }
 
+namespace {
+
+template <class V>
+double CapacityBytes(const V &v) {
+  return (double)v.capacity() * sizeof(typename V::value_type);
+}
+
+} // namespace
+
+double Structure::bytes() const {
+  return CapacityBytes(sites) + CapacityBytes(material) + CapacityBytes(displacement) + CapacityBytes(potential) +
+         CapacityBytes(*bonds.share()) + CapacityBytes(wraps) + CapacityBytes(halo_global) + CapacityBytes(offsets);
+}
+
+double Structure::EstimateBytes(long long owned, long long halo, bool displacements, bool potential) {
+  const double site = sizeof(PlaneIndex) + sizeof(std::uint8_t) + (displacements ? 3 * sizeof(double) : 0);
+  const double owned_bytes =
+      site + sizeof(std::array<int, 4>) + sizeof(std::uint32_t) + (potential ? sizeof(double) : 0);
+  return (double)owned * owned_bytes + (double)halo * (site + sizeof(PetscInt));
+}
+
 CanonicalRuns Structure::canonicalRuns() const {
   CanonicalRuns runs;
   for (PetscInt i = 0, n; i < owned; i += n) { // line by line: the atoms of a line are consecutive in both orders

@@ -119,6 +119,13 @@ struct Structure {
   CanonicalRuns canonicalRuns() const;
   std::vector<PetscInt> canonicalAtoms() const;
 
+  // The bytes this rank's arrays hold (their capacities).
+  double bytes() const;
+  // The bytes a rank's Structure will hold, from its counts of owned and halo atoms before it is built: per owned atom
+  // its site, material, bonds and wraps, per halo atom its site, material and global index; every atom's displacement
+  // when a relaxation sets them, every owned atom's potential when fields set one. Not collective.
+  static double EstimateBytes(long long owned, long long halo, bool displacements, bool potential);
+
   // Builds this rank's atoms, halo and bonds. Collective.
   static PetscErrorCode Create(MPI_Comm comm, const ZincblendeLattice &lattice, const PlanePartition &partition,
                                const Nanostructure &nano, Structure *out);

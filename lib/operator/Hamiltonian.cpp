@@ -20,23 +20,38 @@ PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *
   for (const OperatorKind &k : OperatorKinds()) names.push_back(k.name);
   HamiltonianOptions o;
   PetscInt kind = 0;
-  PetscBool cache = o.block_cache ? PETSC_TRUE : PETSC_FALSE, cache_set = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Hamiltonian operator", "tbpeta");
   PetscCall(PetscOptionsEList("-hamiltonian",
                               "H as a PETSc matrix with its entries (aij, baij), tbpeta's stored bond blocks "
-                              "(stored_blocks) or recomputed in every product (shell)",
+                              "(stored_blocks), recomputed in every product (shell), or a kind of the program's own",
                               "tbpeta", names.data(), (PetscInt)names.size(), names[kind], &kind, nullptr));
-  PetscCall(PetscOptionsBool("-shell_block_cache",
-                             "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from "
-                             "Slater-Koster in every product (0)",
-                             "tbpeta", cache, &cache, &cache_set));
   PetscOptionsEnd();
   o.kind = names[kind];
-  o.block_cache = cache;
-  PetscCheck(!cache_set || o.kind == "shell", comm, PETSC_ERR_USER_INPUT,
-             "-shell_block_cache applies to -hamiltonian shell only (here -hamiltonian %s)", o.kind.c_str());
-  *opts = o;
+  // Every kind reads its own options (so that -help lists them all); only the chosen kind's may be given.
+  for (const OperatorKind &k : OperatorKinds()) {
+    if (!k.from_options) continue;
+    KindSettings settings;
+    std::string given;
+    PetscCall(k.from_options(comm, &settings, &given));
+    PetscCheck(given.empty() || o.kind == k.name, comm, PETSC_ERR_USER_INPUT,
+               "%s applies to -hamiltonian %s only (here -hamiltonian %s)", given.c_str(), k.name, o.kind.c_str());
+    if (o.kind == k.name) o.settings = std::move(settings);
+  }
+  *opts = std::move(o);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode HamiltonianOptionsOf(const std::string &kind, const std::string &options, HamiltonianOptions *opts) {
+  PetscOptions db;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsCreate(&db));
+  PetscCall(PetscOptionsInsertString(db, ("-hamiltonian " + kind + " " + options).c_str()));
+  PetscCall(PetscOptionsPush(db)); // the readers' default database, until popped
+  const PetscErrorCode read = HamiltonianOptionsFromOptions(PETSC_COMM_SELF, opts);
+  PetscCall(PetscOptionsPop());
+  PetscCall(PetscOptionsDestroy(&db));
+  PetscCall(read);
   PetscFunctionReturn(0);
 }
 
@@ -177,9 +192,13 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
   PetscFunctionReturn(0);
 }
 
-double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts) {
+double EstimateHamiltonianBytes(const OperatorCounts &counts, const HamiltonianOptions &opts) {
   const OperatorKind *kind = FindOperatorKind(opts.kind);
-  return kind ? kind->estimate_bytes(CountOperator(s, model), opts) : 0;
+  return kind ? kind->estimate_bytes(counts, opts) : 0;
+}
+
+double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts) {
+  return EstimateHamiltonianBytes(CountOperator(s, model), opts);
 }
 
 } // namespace tbpeta

@@ -4,7 +4,9 @@
 //                  (shift-and-invert) or densified (dense LAPACK);
 //   stored_blocks  tbpeta's operator with one stored real block per bond (BlockHamiltonian);
 //   shell          tbpeta's operator that recomputes H in every product from the distinct blocks
-//                  (-shell_block_cache 1) or from the Slater-Koster integrals (-shell_block_cache 0).
+//                  (-shell_block_cache 1) or from the Slater-Koster integrals (-shell_block_cache 0);
+//   a kind a program registers itself (RegisterOperatorKind).
+// Each kind reads options of its own (OperatorKind::from_options), carried in HamiltonianOptions::settings.
 // All have the same rows, partition and numbering, so every solver that needs only products runs on any of them.
 // The Mat carries what it is (OperatorProperties): solvers ask it instead of guessing from the Mat type.
 #include <petscmat.h>
@@ -19,9 +21,15 @@
 
 namespace tbpeta {
 
-// Reads -hamiltonian (a registered kind; default aij) and -shell_block_cache (default 1; only with shell);
-// one-line PETSC_ERR_USER_INPUT for a value that does not exist or an option that does not apply. Collective.
+// Reads -hamiltonian (a registered kind; default aij), then every kind's own options (-help lists them all; the
+// chosen kind's settings are kept); one-line PETSC_ERR_USER_INPUT for a value that does not exist, or an option of
+// another kind than the chosen one. Collective.
 PetscErrorCode HamiltonianOptionsFromOptions(MPI_Comm comm, HamiltonianOptions *opts);
+
+// The options of kind `kind` with its own options given as on the command line (e.g. "shell", "-shell_block_cache 0"),
+// read and checked as HamiltonianOptionsFromOptions does, from these options alone: for programs and tests that choose
+// H in code. Not collective.
+PetscErrorCode HamiltonianOptionsOf(const std::string &kind, const std::string &options, HamiltonianOptions *opts);
 
 // A short description, e.g. "stored (aij)", "shell (on the fly, block cache)".
 std::string HamiltonianDescription(const HamiltonianOptions &opts);
@@ -48,7 +56,9 @@ PetscErrorCode CreateHamiltonian(MPI_Comm comm, const Structure &s, const TightB
                                  bool check_finite = true);
 
 // The bytes H of this kind will take on this rank (stored entries and indices, blocks, the operator's arrays and
-// halo buffers), counted from the structure before building it. Local (no communication).
+// halo buffers, what it copies of the structure): from this rank's counts (CountOperator, before anything is built),
+// or counted from a built structure. 0 for a kind that is not registered. Local (no communication).
+double EstimateHamiltonianBytes(const OperatorCounts &counts, const HamiltonianOptions &opts);
 double EstimateHamiltonianBytes(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts);
 
 } // namespace tbpeta

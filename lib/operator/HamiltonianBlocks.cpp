@@ -77,6 +77,19 @@ HamiltonianBlocks::HamiltonianBlocks(const Structure &s, const TightBindingModel
       FillPattern(GeneralDirectionBlock(model.materials[m]), orbs_, o == 1, &strained_pattern_[m][o]);
 }
 
+int HamiltonianBlocks::MostBondEntries(const TightBindingModel &model) {
+  const std::vector<int> orbs = basisOrbitals(model.basis);
+  size_t most = 0;
+  BondPattern P;
+  for (const MaterialParameters &m : model.materials)
+    for (int b = 0; b < 4; ++b)
+      for (int o = 0; o < 2; ++o) {
+        FillPattern(model.strained.on ? GeneralDirectionBlock(m) : DirectionBlock(m, b), orbs, o == 1, &P);
+        most = std::max(most, P.col.size());
+      }
+  return (int)most * (model.spin_orbit ? 2 : 1);
+}
+
 OrbitalBlock HamiltonianBlocks::strainedBlock(PetscInt i, int b) const {
   const bool anion = s_.sublattice(i) == Sublattice::anion;
   const PetscInt j = s_.bonds[i][b], an = anion ? i : j, ca = anion ? j : i;

@@ -56,11 +56,16 @@ public:
   // The Bloch phase of the rows of owned atom i along bond b (1 unless the bond wraps a periodic face at k != 0).
   Complex bondPhase(PetscInt i, int b) const;
 
-  // Upper bounds of the stored entries of the on-site block (diagonal, spin-orbit on the p orbitals, passivation
-  // on s and p of each spin) and the exact count of a bond block's.
-  int onsiteBound(bool dangling) const {
-    return std::min(bs_ * bs_, bs_ + (model_.spin_orbit ? 36 : 0) + (dangling ? 16 * spins_ : 0));
+  // Upper bounds of the stored entries of the on-site block (the diagonal, the 12 of spin-orbit on the p orbitals, the
+  // 12 off the diagonal of the passivation on s and p of each spin) and the exact count of a bond block's.
+  int onsiteBound(bool dangling) const { return OnsiteBound(model_, dangling); }
+  static int OnsiteBound(const TightBindingModel &model, bool dangling) {
+    const int bs = model.blockSize(), spins = model.spin_orbit ? 2 : 1;
+    return std::min(bs * bs, bs + (model.spin_orbit ? 12 : 0) + (dangling ? 12 * spins : 0));
   }
+  // The most entries any bond block of the model stores (both spins), over its materials, bond directions and row
+  // atoms; strained, a bond of general direction's. Without a structure: for the memory estimates.
+  static int MostBondEntries(const TightBindingModel &model);
   int bondCount(PetscInt i, int b) const {
     const int key = bondKey(i, b);
     return (int)(strained_ ? strained_pattern_[key / 8][key % 2] : patternOfKey(key)).col.size() * spins_;

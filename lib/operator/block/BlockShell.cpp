@@ -2,6 +2,8 @@
 // (-hamiltonian stored_blocks and shell, OperatorKinds.cpp).
 #include <petscsf.h>
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "operator/FusedLanczosProduct.hpp"
@@ -115,6 +117,27 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
 
 namespace {
 
+// -hamiltonian shell's own options.
+struct ShellSettings {
+  bool block_cache = true; // -shell_block_cache
+};
+
+PetscErrorCode ShellFromOptions(MPI_Comm comm, KindSettings *settings, std::string *given) {
+  ShellSettings s;
+  PetscBool cache = s.block_cache ? PETSC_TRUE : PETSC_FALSE, set = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, nullptr, "Operator kind shell (-hamiltonian shell)", "tbpeta");
+  PetscCall(PetscOptionsBool("-shell_block_cache",
+                             "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from "
+                             "Slater-Koster in every product (0)",
+                             "tbpeta", cache, &cache, &set));
+  PetscOptionsEnd();
+  s.block_cache = cache;
+  if (set) *given = "-shell_block_cache";
+  *settings = KindSettings(s);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
                                   std::array<double, 3> k, const HamiltonianOptions &, Mat *H, double *bytes) {
   return CreateBlockHamiltonian(comm, s, model, k, BlockSource::per_bond, H, bytes);
@@ -122,29 +145,44 @@ PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const Tight
 
 PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
                                    std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
-  return CreateBlockHamiltonian(comm, s, model, k, opts.block_cache ? BlockSource::shared : BlockSource::recomputed, H,
-                                bytes);
+  const BlockSource source =
+      SettingsOf<ShellSettings>(opts).block_cache ? BlockSource::shared : BlockSource::recomputed;
+  return CreateBlockHamiltonian(comm, s, model, k, source, H, bytes);
 }
 
-// One real block per bond, the per-atom indices, the halo entries and the star forest's buffers; strained, each atom's
-// diagonal too.
+// What every block operator keeps beside its blocks and per-atom indices: the halo entries and the star forest's
+// buffers; the table of distinct on-site configurations (a cation's material; an anion's cations' materials, at most
+// C(m + 3, 4) for m materials; each kind of passivated atom); an unstrained H's copy of the potential on the atoms (a
+// strained H folds it into each atom's own diagonal, of norb doubles).
+double BlockOperatorCommonBytes(const OperatorCounts &c) {
+  const double m = c.materials, anions = (m + 3) * (m + 2) * (m + 1) * m / 24;
+  const double onsite_table = (m + anions + c.dangling_kinds) * sizeof(block::OnSite);
+  return 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + onsite_table +
+         c.owned * (c.strained    ? c.orbitals * sizeof(double)
+                    : c.potential ? sizeof(double)
+                                  : 0);
+}
+
+// Per owned atom its bonds, its own terms (4 blocks, phases and its on-site entry) and its place among the interior or
+// boundary atoms; one real block per bond.
 double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  return c.bonds * c.orbitals * c.orbitals * sizeof(double) +
-         c.owned * (48 + (c.strained ? c.orbitals * sizeof(double) : 0)) +
-         3 * c.halo * c.rows_per_atom * sizeof(PetscScalar);
+  return c.owned * (sizeof(std::array<int, 4>) + sizeof(block::AtomTerms) + sizeof(PetscInt)) +
+         c.bonds * c.orbitals * c.orbitals * sizeof(double) + BlockOperatorCommonBytes(c);
 }
 
-// Per atom: neighbours, the index of its terms, interior/boundary list; the halo buffers; the table of distinct blocks
-// (and of the passivated on-site terms). Strained: each atom's diagonal too, and the displacement, material and
-// sublattice of owned and halo atoms.
-double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &) {
-  const double per_atom = c.strained ? 24 + c.orbitals * sizeof(double) + 3 * sizeof(double) + 2 : 24;
-  return c.owned * per_atom + c.halo * (3 * sizeof(double) + 1) + 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) +
-         64.0 * c.orbitals * c.orbitals * sizeof(double) + (c.dangling_atoms > 0 ? 1024.0 * 32 : 0);
+// Per owned atom its bonds, the index of its terms and its place among the interior or boundary atoms; with the block
+// cache, the distinct blocks (one per material, bond direction and row atom). Strained, what the product evaluates each
+// bond from: the displacement and material of owned and halo atoms, the sublattice of owned atoms.
+double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &opts) {
+  const double per_atom = sizeof(std::array<int, 4>) + sizeof(std::int32_t) + sizeof(PetscInt);
+  const double blocks = SettingsOf<ShellSettings>(opts).block_cache ? 8.0 * c.materials * c.orbitals * c.orbitals : 0;
+  const double strained = c.strained ? c.owned * (3 * sizeof(double) + 2) + c.halo * (3 * sizeof(double) + 1) : 0;
+  return c.owned * per_atom + blocks * sizeof(double) + strained + BlockOperatorCommonBytes(c);
 }
 
 std::string DescribeShell(const HamiltonianOptions &opts) {
-  return opts.block_cache ? "shell (on the fly, block cache)" : "shell (on the fly, every block recomputed)";
+  return SettingsOf<ShellSettings>(opts).block_cache ? "shell (on the fly, block cache)"
+                                                     : "shell (on the fly, every block recomputed)";
 }
 
 } // namespace
@@ -155,6 +193,8 @@ OperatorKind StoredBlocksOperatorKind() {
           CreateStoredBlocks, StoredBlocksBytes};
 }
 
-OperatorKind ShellOperatorKind() { return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes}; }
+OperatorKind ShellOperatorKind() {
+  return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes, ShellFromOptions};
+}
 
 } // namespace tbpeta
