@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <slepcsys.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -86,6 +88,46 @@ int commRank() {
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   return rank;
+}
+
+namespace {
+std::string *printed_into = nullptr;                                       // CapturePrinted's text
+PetscErrorCode (*petsc_vfprintf)(FILE *, const char[], va_list) = nullptr; // PETSc's own, for the other streams
+
+PetscErrorCode KeepPrinted(FILE *fd, const char format[], va_list args) {
+  if (fd && fd != PETSC_STDOUT) return petsc_vfprintf(fd, format, args);
+  char text[4096];
+  std::vsnprintf(text, sizeof text, format, args);
+  *printed_into += text;
+  return 0;
+}
+PetscErrorCode KeepHelp(MPI_Comm, const char format[], ...) {
+  va_list args;
+  va_start(args, format);
+  KeepPrinted(nullptr, format, args);
+  va_end(args);
+  return 0;
+}
+} // namespace
+
+std::string CapturePrinted(const std::function<PetscErrorCode()> &f, PetscErrorCode *ierr) {
+  std::string text;
+  auto *help = PetscHelpPrintf;
+  PetscOptionsHelpPrinted listed = PetscOptionsHelpPrintedSingleton;
+  PetscOptionsHelpPrintedSingleton = nullptr;
+  printed_into = &text;
+  petsc_vfprintf = PetscVFPrintf;
+  PetscVFPrintf = KeepPrinted;
+  PetscHelpPrintf = KeepHelp;
+  const PetscErrorCode e = f();
+  PetscVFPrintf = petsc_vfprintf;
+  PetscHelpPrintf = help;
+  printed_into = nullptr;
+  PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton);
+  PetscOptionsHelpPrintedSingleton = listed;
+  if (ierr) *ierr = e;
+  else EXPECT_EQ(e, 0) << text;
+  return text;
 }
 } // namespace tbpeta::test
 

@@ -98,42 +98,14 @@ PetscErrorCode RunTiny(MPI_Comm comm, int *) {
 
 // ---- running it as its main does, its printed lines kept ----
 
-std::string *captured = nullptr;
-PetscErrorCode (*printing)(FILE *, const char[], va_list) = nullptr; // PETSc's own, for the other streams
-
-PetscErrorCode CaptureHelp(MPI_Comm, const char format[], ...) {
-  char line[4096];
-  va_list ap;
-  va_start(ap, format);
-  std::vsnprintf(line, sizeof line, format, ap);
-  va_end(ap);
-  *captured += line;
-  return 0;
-}
-
-PetscErrorCode CaptureStdout(FILE *fd, const char format[], va_list ap) {
-  if (fd != PETSC_STDOUT) return printing(fd, format, ap);
-  char line[4096];
-  std::vsnprintf(line, sizeof line, format, ap);
-  *captured += line;
-  return 0;
-}
-
 // RunTiny with `options` as its command line; what it printed (and -help's listing) into *out.
 PetscErrorCode RunWith(const std::string &options, std::string *out) {
   int exit_code = 0;
-  auto *help = PetscHelpPrintf;
+  PetscErrorCode ierr;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClear(nullptr));
   PetscCall(PetscOptionsInsertString(nullptr, options.c_str()));
-  captured = out;
-  printing = PetscVFPrintf;
-  PetscHelpPrintf = CaptureHelp;
-  PetscVFPrintf = CaptureStdout;
-  const PetscErrorCode ierr = RunTiny(PETSC_COMM_WORLD, &exit_code);
-  PetscHelpPrintf = help;
-  PetscVFPrintf = printing;
-  captured = nullptr;
+  *out = tbpeta::test::CapturePrinted([&] { return RunTiny(PETSC_COMM_WORLD, &exit_code); }, &ierr);
   PetscCall(PetscOptionsClear(nullptr));
   PetscFunctionReturn(ierr);
 }

@@ -57,28 +57,11 @@ PetscErrorCode UniformShiftFromOptions(MPI_Comm comm, const FieldSpec &, std::un
 // ---- the registration: one line ----
 PetscErrorCode RegisterUniformShift() { return RegisterOnsiteTerm({"test_shift", UniformShiftFromOptions}); }
 
-const char *kBox = "-params klimeck2000 -cells 2,1,1 -periodic 0,0,0 "; // 160 rows
-
-std::string help_text; // what -help printed on this rank (the rest of PETSc's listing is kept off the terminal)
-PetscErrorCode CaptureVFPrintf(FILE *, const char format[], va_list args) {
-  char line[4096];
-  std::vsnprintf(line, sizeof line, format, args);
-  help_text += line;
-  return 0;
-}
-PetscErrorCode CaptureHelp(MPI_Comm, const char format[], ...) {
-  va_list args;
-  va_start(args, format);
-  CaptureVFPrintf(nullptr, format, args);
-  va_end(args);
-  return 0;
-}
-
-// The system of kBox + options with its fields computed (the registered term among them).
+// The system of kTinyBox + options with its fields computed (the registered term among them).
 PetscErrorCode BuildWithFields(const std::string &options, TightBindingSystem *sys, SystemFields *fields) {
   SystemStrain strain;
   PetscFunctionBeginUser;
-  PetscCall(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kBox + options, sys));
+  PetscCall(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, std::string(tbpeta::test::kTinyBox) + " " + options, sys));
   PetscCall(ComputeSystemFields(PETSC_COMM_WORLD, sys, &strain, fields));
   PetscFunctionReturn(0);
 }
@@ -93,11 +76,9 @@ TEST(RegisterOnsiteTerm, AUniformShiftFromThisFileMovesEveryLevel) {
   // -help lists its option with its default.
   PetscOptionsClear(nullptr);
   PetscOptionsInsertString(nullptr, "-help");
-  auto *print_help = PetscHelpPrintf;
-  auto *vfprintf = PetscVFPrintf;
-  PetscHelpPrintf = CaptureHelp, PetscVFPrintf = CaptureVFPrintf;
-  EXPECT_EQ(ListFieldOptions(PETSC_COMM_WORLD), 0); // what tbpeta's -help calls
-  PetscHelpPrintf = print_help, PetscVFPrintf = vfprintf;
+  const std::string help_text = tbpeta::test::CapturePrinted([] {
+    return ListFieldOptions(PETSC_COMM_WORLD); // what tbpeta's -help calls
+  });
   EXPECT_NE(help_text.find("-test_onsite_shift <0 : 0>"), std::string::npos) << help_text;
   EXPECT_NE(help_text.find("Shift of every atom's on-site energy (eV)"), std::string::npos) << help_text;
 

@@ -112,35 +112,17 @@ PetscErrorCode RegisterSetValues() {
 
 // ---- the checks ----
 
-const char *kBox = "-params klimeck2000 -cells 2,1,1 -periodic 0,0,0"; // 160 rows
-
-std::string help_text;
-PetscErrorCode CaptureHelp(MPI_Comm, const char format[], ...) {
-  char text[4096];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(text, sizeof text, format, args);
-  va_end(args);
-  help_text += text;
-  return 0;
-}
+using tbpeta::test::kTinyBox;
 
 // What -help lists while the Hamiltonian options are read (every rank captures it).
 std::string HamiltonianHelp() {
-  auto *print = PetscHelpPrintf;
-  PetscOptionsHelpPrinted printed = PetscOptionsHelpPrintedSingleton; // each section is listed once per run
-  PetscOptionsHelpPrintedSingleton = nullptr;
+  HamiltonianOptions opts;
   PetscOptionsClear(nullptr);
   PetscOptionsSetValue(nullptr, "-help", nullptr);
-  help_text.clear();
-  PetscHelpPrintf = CaptureHelp;
-  HamiltonianOptions opts;
-  EXPECT_EQ(HamiltonianOptionsFromOptions(PETSC_COMM_WORLD, &opts), 0);
-  PetscHelpPrintf = print;
-  PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton);
-  PetscOptionsHelpPrintedSingleton = printed;
+  const std::string help =
+      tbpeta::test::CapturePrinted([&] { return HamiltonianOptionsFromOptions(PETSC_COMM_WORLD, &opts); });
   PetscOptionsClear(nullptr);
-  return help_text;
+  return help;
 }
 
 // The line of -help that lists `option` ("  -name <default>: ..." or "  -name: <default> ...").
@@ -186,7 +168,7 @@ TEST(RegisterOperator, AKindFromThisFileIsListedBuiltEstimatedAndSolvedLikeAny) 
   EXPECT_EQ(ReadOptions("-hamiltonian setvalues -setvalues_drop_tol -1", &opts, &message), PETSC_ERR_USER_INPUT);
   EXPECT_EQ(message, "-setvalues_drop_tol: must be a finite number >= 0, got -1.");
 
-  for (const char *system : {kBox, "-params klimeck2000 -cells 2,2,1 -periodic 1,1,0 -k 0.1,0.2,0"}) {
+  for (const char *system : {kTinyBox, "-params klimeck2000 -cells 2,2,1 -periodic 1,1,0 -k 0.1,0.2,0"}) {
     SCOPED_TRACE(system);
     TightBindingSystem sys;
     ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, system, &sys), 0);
@@ -239,7 +221,7 @@ TEST(RegisterOperator, AKindFromThisFileIsListedBuiltEstimatedAndSolvedLikeAny) 
     EXPECT_EQ(pd->description, "setvalues (aij, |h| > 0.05 eV)");
     MatDestroy(&D);
     // A solve on it gives aij's states (one solve, on the box).
-    if (system == kBox) {
+    if (system == kTinyBox) {
       double vbm, cbm;
       ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
       EigenStates on_aij, on_mine;

@@ -125,32 +125,9 @@ std::string RingFile(const std::string &name, const std::string &text) {
 }
 
 // What PETSc prints (PetscPrintf on rank 0, -help on every rank) while f runs.
-std::string printed;
-PetscErrorCode CaptureVFPrintf(FILE *, const char format[], va_list args) {
-  char buf[4096];
-  std::vsnprintf(buf, sizeof buf, format, args);
-  printed += buf;
-  return 0;
-}
-PetscErrorCode CaptureHelpPrintf(MPI_Comm, const char format[], ...) {
-  va_list args;
-  va_start(args, format);
-  CaptureVFPrintf(nullptr, format, args);
-  va_end(args);
-  return 0;
-}
 template <class F>
 std::string Printed(F &&f) {
-  auto vf = PetscVFPrintf;
-  auto help = PetscHelpPrintf;
-  printed.clear();
-  PetscVFPrintf = CaptureVFPrintf;
-  PetscHelpPrintf = CaptureHelpPrintf;
-  const PetscErrorCode ierr = f();
-  PetscVFPrintf = vf;
-  PetscHelpPrintf = help;
-  EXPECT_EQ(ierr, 0);
-  return printed;
+  return tbpeta::test::CapturePrinted(f);
 }
 
 } // namespace
@@ -243,8 +220,6 @@ TEST(RegisterShape, HelpListsTheRingAndItsSizeOnce) {
   ASSERT_EQ(RegisterRing(), 0);
   PetscOptionsClear(nullptr);
   PetscOptionsInsertString(nullptr, "-help");
-  // PETSc prints the help of an options block once per process: forget the blocks earlier tests read.
-  ASSERT_EQ(PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton), 0);
   NanostructureSpec spec;
   const std::string help =
       Printed([&] { return NanostructureSpecFromOptions(PETSC_COMM_WORLD, NanostructureSpec{}, &spec); });

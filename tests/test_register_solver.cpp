@@ -207,7 +207,7 @@ EigenSolverType DenseTestType() {
 // ---- the registration: one line ----
 PetscErrorCode RegisterDenseTest() { return RegisterEigenSolverType(DenseTestType()); }
 
-const char *kBox = "-params klimeck2000 -cells 2,1,1 -periodic 0,0,0"; // 160 rows
+using tbpeta::test::kTinyBox;
 
 } // namespace
 
@@ -216,7 +216,7 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
   ASSERT_EQ(RegisterDenseTest(), 0);
   TightBindingSystem sys;
   Mat H;
-  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kBox, &sys), 0);
+  ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, kTinyBox, &sys), 0);
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H), 0);
   double vbm, cbm;
   ASSERT_EQ(BulkBandEdges(sys.model, 0, &vbm, &cbm), 0);
@@ -289,37 +289,12 @@ TEST(RegisterSolver, ADenseSolverFromThisFileRunsLikeAnyOther) {
 
 namespace {
 
-std::string listed; // what PETSc printed while ListingWith ran
-
-PetscErrorCode AppendVFPrintf(FILE *, const char format[], va_list args) {
-  char text[4096];
-  std::vsnprintf(text, sizeof text, format, args);
-  listed += text;
-  return 0;
-}
-
-PetscErrorCode AppendHelpPrintf(MPI_Comm, const char format[], ...) {
-  va_list args;
-  va_start(args, format);
-  AppendVFPrintf(nullptr, format, args);
-  va_end(args);
-  return 0;
-}
-
-// The eigen-solvers' -help listing (ListEigenSolverOptions) with `options`, PETSc's printing captured and its record
-// of the sections already listed fresh (it lists each once per run, as OptionsCheck's quiet listing knows).
+// The eigen-solvers' -help listing (ListEigenSolverOptions) with `options`.
 std::string ListingWith(const std::string &options, double target) {
-  auto *vf = PetscVFPrintf;
-  auto *hp = PetscHelpPrintf;
-  PetscOptionsHelpPrinted printed = PetscOptionsHelpPrintedSingleton;
+  PetscErrorCode e;
   PetscOptionsInsertString(nullptr, (options + " -help").c_str());
-  PetscOptionsHelpPrintedSingleton = nullptr;
-  listed.clear();
-  PetscVFPrintf = AppendVFPrintf, PetscHelpPrintf = AppendHelpPrintf;
-  const PetscErrorCode e = ListEigenSolverOptions(PETSC_COMM_WORLD, target);
-  PetscVFPrintf = vf, PetscHelpPrintf = hp;
-  PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton);
-  PetscOptionsHelpPrintedSingleton = printed;
+  const std::string listed =
+      tbpeta::test::CapturePrinted([&] { return ListEigenSolverOptions(PETSC_COMM_WORLD, target); }, &e);
   PetscOptionsClear(nullptr);
   return e ? "error " + std::to_string((int)e) : listed;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
+#include <functional>
 #include <string>
 
 namespace tbpeta::test {
@@ -19,6 +20,12 @@ std::string CleanMpiEnvironment();
 std::string EditedParameterText(const std::string &path, const std::string &key, const std::string &line);
 // *x: a vector of H's layout with entries from a hash of the global row, the same on any number of ranks.
 PetscErrorCode HashedVector(Mat H, Vec *x);
+// A 160-row open box of GaAs in the sp3s*+SO set: the system of the families' recipe tests (test_register_*.cpp).
+inline constexpr const char *kTinyBox = "-params klimeck2000 -cells 2,1,1 -periodic 0,0,0";
+// What PETSc prints to stdout (PetscPrintf, on rank 0) and what -help lists (on every rank) while f runs, kept off the
+// terminal (other streams pass through). PETSc lists each options section once per run: its record of the sections
+// listed is fresh for f and restored after. *ierr: f's error code (else a non-zero one fails the test).
+std::string CapturePrinted(const std::function<PetscErrorCode()> &f, PetscErrorCode *ierr = nullptr);
 } // namespace tbpeta::test
 
 // Every MPI test starts with this: it fails when the test runs on another rank count than ctest registered.
