@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,24 @@ PetscErrorCode Quietly(F &&f) {
   PetscErrorCode ierr = f();
   PetscPopErrorHandler();
   return ierr;
+}
+
+// The canonical indices of the cations of material m, gathered from every rank (the atoms a shape or region took).
+inline std::set<long long> CationsOf(const TightBindingSystem &sys, int m) {
+  const Structure &s = sys.structure;
+  std::vector<long long> mine;
+  for (PetscInt i = 0; i < s.owned; ++i)
+    if (s.sublattice(i) == Sublattice::cation && s.material[i] == m)
+      mine.push_back(s.lattice.canonicalIndex(s.sites[i]));
+  int n = (int)mine.size(), size;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  std::vector<int> counts(size), displs(size, 0);
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<long long> all(displs.back() + counts.back());
+  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG,
+                 PETSC_COMM_WORLD);
+  return {all.begin(), all.end()};
 }
 
 } // namespace tbpeta::test

@@ -35,23 +35,6 @@ struct Case {
   double volume; // nm^3, analytic
 };
 
-// Cations (canonical index) of material `m` over all ranks.
-std::set<long long> CationsOf(const TightBindingSystem &sys, int m) {
-  const Structure &s = sys.structure;
-  std::vector<long long> mine;
-  for (PetscInt i = 0; i < s.owned; ++i)
-    if (s.sublattice(i) == Sublattice::cation && s.material[i] == m)
-      mine.push_back(s.lattice.canonicalIndex(s.sites[i]));
-  int n = (int)mine.size(), size = tbpeta::test::commSize();
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<long long> all(displs.back() + counts.back());
-  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG,
-                 PETSC_COMM_WORLD);
-  return {all.begin(), all.end()};
-}
-
 // Brute force: every cation site of the lattice whose ideal position, relative to the anchor, the rule accepts.
 std::set<long long> ExpectedCations(const ZincblendeLattice &L, double a, const std::array<double, 3> &c,
                                     const Rule &inside) {
@@ -159,7 +142,7 @@ TEST(DotShapes, CationsFollowTheInclusionRuleAndTheVolume) {
     SCOPED_TRACE(c.options);
     TightBindingSystem sys;
     ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, kCell + c.options, &sys), 0);
-    const std::set<long long> got = CationsOf(sys, sys.model.indexOf("InAs"));
+    const std::set<long long> got = tbpeta::test::CationsOf(sys, sys.model.indexOf("InAs"));
     const std::set<long long> expected = ExpectedCations(sys.lattice, sys.a_nm, c.anchor, c.inside);
     ASSERT_GT(expected.size(), 100u);
     EXPECT_EQ(got.size(), expected.size());
@@ -189,7 +172,7 @@ TEST(DotShapes, SymmetricShapesMapOntoThemselves) {
                                    shape,
                                &sys),
               0);
-    const std::set<long long> dot = CationsOf(sys, sys.model.indexOf("InAs"));
+    const std::set<long long> dot = tbpeta::test::CationsOf(sys, sys.model.indexOf("InAs"));
     ASSERT_GT(dot.size(), 100u);
     for (int x = 1; x < sys.lattice.planes()[0]; x += 2)
       for (int y = 1; y < sys.lattice.planes()[1]; y += 2)

@@ -37,7 +37,7 @@ std::string RingCheck(const ShapeValues &s, const ShapeSizeNames &names) {
   if (err.empty()) err = ShapePositive(names(kDotHeight), s(kDotHeight));
   if (err.empty() && D != s(kDotDiameter, 1)) err = names(kDotDiameter) + ": a ring takes one diameter";
   if (err.empty() && !(d > 0 && d < D))
-    err = names(kRingInner) + ShapeFormat(": %g nm; must be positive and below the outer diameter %g nm", d, D);
+    err = names(kRingInner) + FormatText(": %g nm; must be positive and below the outer diameter %g nm", d, D);
   return err;
 }
 bool RingContains(const ShapeValues &s, const std::array<double, 3> &r) {
@@ -53,7 +53,7 @@ double RingVolume(const ShapeValues &s) {
   return M_PI * (D * D - d * d) / 4 * s(kDotHeight);
 }
 std::string RingDescribe(const ShapeValues &s) {
-  return ShapeFormat("ring %g nm wide around a %g nm hole, %g nm tall", s(kDotDiameter), s(kRingInner), s(kDotHeight));
+  return FormatText("ring %g nm wide around a %g nm hole, %g nm tall", s(kDotDiameter), s(kRingInner), s(kDotHeight));
 }
 DotShapeKind RingShape() {
   return {"ring",     true,        {&kDotDiameter, &kRingInner, &kDotHeight}, RingCheck, RingContains, RingUpper,
@@ -80,23 +80,6 @@ const std::string kRingOptions = "-dot_material InAs -dot_shape ring -dot_diamet
 bool InRing(double x, double y, double z) {
   const double rho2 = x * x + y * y, tol = 1e-9;
   return z >= -tol && z <= kHeight + tol && rho2 <= kOuter * kOuter / 4 + tol && rho2 >= kInner * kInner / 4 - tol;
-}
-
-// Cations (canonical index) of material m, gathered from every rank.
-std::set<long long> RingCations(const TightBindingSystem &sys, int m) {
-  const Structure &s = sys.structure;
-  std::vector<long long> mine;
-  for (PetscInt i = 0; i < s.owned; ++i)
-    if (s.sublattice(i) == Sublattice::cation && s.material[i] == m)
-      mine.push_back(s.lattice.canonicalIndex(s.sites[i]));
-  int n = (int)mine.size(), size = tbpeta::test::commSize();
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<long long> all(displs.back() + counts.back());
-  MPI_Allgatherv(mine.data(), n, MPI_LONG_LONG, all.data(), counts.data(), displs.data(), MPI_LONG_LONG,
-                 PETSC_COMM_WORLD);
-  return {all.begin(), all.end()};
 }
 
 // Brute force over every cation site of the lattice.
@@ -142,7 +125,7 @@ TEST(RegisterShape, ARingFromThisFileTakesTheCationsOfItsRule) {
     SCOPED_TRACE(options);
     TightBindingSystem sys;
     ASSERT_EQ(tbpeta::test::BuildFromOptions(PETSC_COMM_WORLD, options, &sys), 0);
-    const std::set<long long> got = RingCations(sys, sys.model.indexOf("InAs"));
+    const std::set<long long> got = tbpeta::test::CationsOf(sys, sys.model.indexOf("InAs"));
     const std::set<long long> expected = RingByRule(sys.lattice, sys.a_nm);
     ASSERT_GT(expected.size(), 5000u);
     EXPECT_EQ(got.size(), expected.size());

@@ -6,6 +6,7 @@
 // (OnsiteTerms.cpp, or RegisterOnsiteTerm at run time before the options are read, as EPSRegister).
 #include <petscsys.h>
 
+#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -55,7 +56,7 @@ struct OnsiteTermKind {
 // options are read (as EPSRegister).
 PetscErrorCode RegisterOnsiteTerm(const OnsiteTermKind &kind);
 // Every kind in the order of the sum and of the summary: the built-in ones (piezo, efield), then the registered ones.
-const std::vector<OnsiteTermKind> &OnsiteTermKinds();
+const std::deque<OnsiteTermKind> &OnsiteTermKinds();
 
 // Every kind's term read from the options, in the order of OnsiteTermKinds(). Collective.
 PetscErrorCode OnsiteTermsFromOptions(MPI_Comm comm, const FieldSpec &spec,

@@ -1,6 +1,8 @@
 // The registry of on-site terms (OnsiteTerm.hpp).
 #include "fields/OnsiteTerm.hpp"
 
+#include "support/Registry.hpp"
+
 namespace tbpeta {
 
 // Each built-in term's file defines its kind; registering it is one line of the table below.
@@ -9,8 +11,8 @@ OnsiteTermKind AppliedFieldTermKind(); // AppliedFieldTerm.cpp
 
 namespace {
 
-std::vector<OnsiteTermKind> &OnsiteTermRegistry() {
-  static std::vector<OnsiteTermKind> kinds = {
+Registry<OnsiteTermKind> &OnsiteTermRegistry() {
+  static Registry<OnsiteTermKind> kinds = {
       PiezoTermKind(),
       AppliedFieldTermKind(),
   };
@@ -23,16 +25,11 @@ PetscErrorCode RegisterOnsiteTerm(const OnsiteTermKind &kind) {
   PetscFunctionBeginUser;
   PetscCheck(!kind.name.empty() && kind.from_options, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
              "RegisterOnsiteTerm: a kind needs a name and a from_options function");
-  for (OnsiteTermKind &k : OnsiteTermRegistry())
-    if (k.name == kind.name) {
-      k = kind;
-      PetscFunctionReturn(0);
-    }
-  OnsiteTermRegistry().push_back(kind);
+  OnsiteTermRegistry().Add(kind);
   PetscFunctionReturn(0);
 }
 
-const std::vector<OnsiteTermKind> &OnsiteTermKinds() { return OnsiteTermRegistry(); }
+const std::deque<OnsiteTermKind> &OnsiteTermKinds() { return OnsiteTermRegistry().all(); }
 
 PetscErrorCode OnsiteTermsFromOptions(MPI_Comm comm, const FieldSpec &spec,
                                       std::vector<std::unique_ptr<OnsiteTerm>> *terms) {

@@ -26,8 +26,8 @@ std::string ShapeGeometry::Make(const DotShapeKind &kind, const ShapeSizes &size
     if (n < p->min_count || n > p->max_count)
       return names(*p) +
              (p->min_count == p->max_count
-                  ? ShapeFormat(": expected %d comma-separated numbers, got %d", p->min_count, n)
-                  : ShapeFormat(": expected %d to %d comma-separated numbers, got %d", p->min_count, p->max_count, n));
+                  ? FormatText(": expected %d comma-separated numbers, got %d", p->min_count, n)
+                  : FormatText(": expected %d to %d comma-separated numbers, got %d", p->min_count, p->max_count, n));
     std::array<double, 3> a{0, 0, 0};
     for (int i = 0; i < p->max_count; ++i) a[i] = v[std::min(i, n - 1)];
     values.add(*p, a);

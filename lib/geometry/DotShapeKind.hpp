@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "support/TextFormat.hpp"
+
 namespace tbpeta {
 
 // How far outside a shape's faces a site still belongs to it (nm; nm^2 where squared lengths are compared).
@@ -101,8 +103,7 @@ std::string DotShapeNames(bool only_on_plane = false);
 // The names of the shapes that take p: "a lens, cone or cylinder" is "lens, cone or cylinder".
 std::string ShapesTaking(const ShapeParameter &p);
 
-// For the shapes' files: printf into a string; "" or "NAME: V nm; must be positive"; the in-plane coordinates.
-std::string ShapeFormat(const char *format, ...) __attribute__((format(printf, 1, 2)));
+// For the shapes' files (with FormatText): "" or "NAME: V nm; must be positive"; the in-plane coordinates.
 std::string ShapePositive(const std::string &name, double value);
 inline double AlongU(const std::array<double, 3> &r) { return (r[0] + r[1]) * M_SQRT1_2; } // along [110]
 inline double AlongV(const std::array<double, 3> &r) { return (r[0] - r[1]) * M_SQRT1_2; } // along [1-10]

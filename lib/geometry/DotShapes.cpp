@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "geometry/DotShapeKind.hpp"
+#include "support/Registry.hpp"
 
 namespace tbpeta {
 
@@ -17,9 +18,9 @@ DotShapeKind CylinderShape();  // shapes/Cylinder.cpp
 DotShapeKind EllipsoidShape(); // shapes/Ellipsoid.cpp
 
 namespace {
-std::deque<DotShapeKind> &Registry() {
+Registry<DotShapeKind> &ShapeRegistry() {
   // clang-format off
-  static std::deque<DotShapeKind> shapes = {
+  static Registry<DotShapeKind> shapes = {
       SphereShape(),
       DomeShape(),
       BoxShape(),
@@ -50,13 +51,9 @@ std::string ParameterClash(const char *name, const ShapeParameter &p) {
 }
 } // namespace
 
-const std::deque<DotShapeKind> &DotShapes() { return Registry(); }
+const std::deque<DotShapeKind> &DotShapes() { return ShapeRegistry().all(); }
 
-const DotShapeKind *FindDotShape(const std::string &name) {
-  for (const DotShapeKind &k : Registry())
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const DotShapeKind *FindDotShape(const std::string &name) { return ShapeRegistry().Find(name); }
 
 PetscErrorCode RegisterDotShape(const DotShapeKind &kind) {
   PetscFunctionBeginUser;
@@ -70,15 +67,13 @@ PetscErrorCode RegisterDotShape(const DotShapeKind &kind) {
     const std::string clash = ParameterClash(kind.name, *p);
     PetscCheck(clash.empty(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", clash.c_str());
   }
-  DotShapeKind *same = const_cast<DotShapeKind *>(FindDotShape(kind.name));
-  if (same) *same = kind; // in place: the regions that point to it stay valid
-  else Registry().push_back(kind);
+  ShapeRegistry().Add(kind); // a shape registered again is replaced in place: the regions that point to it stay valid
   PetscFunctionReturn(0);
 }
 
 std::vector<const ShapeParameter *> DotShapeParameters() {
   std::vector<const ShapeParameter *> out;
-  for (const DotShapeKind &k : Registry())
+  for (const DotShapeKind &k : ShapeRegistry().all())
     for (const ShapeParameter *p : k.parameters)
       if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   return out;
@@ -92,14 +87,14 @@ const ShapeParameter *FindShapeParameter(const std::string &key) {
 
 std::string DotShapeNames(bool only_on_plane) {
   std::string out;
-  for (const DotShapeKind &k : Registry())
+  for (const DotShapeKind &k : ShapeRegistry().all())
     if (!only_on_plane || k.sits_on_plane) out += (out.empty() ? "" : ", ") + std::string(k.name);
   return out;
 }
 
 std::string ShapesTaking(const ShapeParameter &p) {
   std::vector<std::string> names;
-  for (const DotShapeKind &k : Registry())
+  for (const DotShapeKind &k : ShapeRegistry().all())
     if (std::find(k.parameters.begin(), k.parameters.end(), &p) != k.parameters.end()) names.push_back(k.name);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];

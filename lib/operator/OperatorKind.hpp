@@ -6,6 +6,7 @@
 
 #include <any>
 #include <array>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,7 +85,7 @@ struct OperatorKind {
 };
 
 // Every kind, in the order -help lists them.
-const std::vector<OperatorKind> &OperatorKinds();
+const std::deque<OperatorKind> &OperatorKinds();
 // The kind called `name`, or nullptr.
 const OperatorKind *FindOperatorKind(const std::string &name);
 // Adds a kind at run time (after the built-in ones; a kind of the same name is replaced), before the options are

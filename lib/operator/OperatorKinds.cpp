@@ -5,6 +5,7 @@
 
 #include "geometry/HaloAnalysis.hpp"
 #include "operator/HamiltonianBlocks.hpp"
+#include "support/Registry.hpp"
 
 namespace tbpeta {
 
@@ -16,8 +17,8 @@ OperatorKind ShellOperatorKind();        // block/BlockShell.cpp
 
 namespace {
 
-std::vector<OperatorKind> &KindRegistry() {
-  static std::vector<OperatorKind> kinds = {
+Registry<OperatorKind> &KindRegistry() {
+  static Registry<OperatorKind> kinds = {
       AijOperatorKind(),
       BaijOperatorKind(),
       StoredBlocksOperatorKind(),
@@ -28,24 +29,15 @@ std::vector<OperatorKind> &KindRegistry() {
 
 } // namespace
 
-const std::vector<OperatorKind> &OperatorKinds() { return KindRegistry(); }
+const std::deque<OperatorKind> &OperatorKinds() { return KindRegistry().all(); }
 
-const OperatorKind *FindOperatorKind(const std::string &name) {
-  for (const OperatorKind &k : OperatorKinds())
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const OperatorKind *FindOperatorKind(const std::string &name) { return KindRegistry().Find(name); }
 
 PetscErrorCode RegisterOperatorKind(const OperatorKind &kind) {
   PetscFunctionBeginUser;
   PetscCheck(kind.name && *kind.name && kind.describe && kind.create && kind.estimate_bytes, PETSC_COMM_SELF,
              PETSC_ERR_ARG_NULL, "an operator kind needs a name, describe, create and estimate_bytes");
-  for (OperatorKind &k : KindRegistry())
-    if (std::string(k.name) == kind.name) {
-      k = kind;
-      PetscFunctionReturn(0);
-    }
-  KindRegistry().push_back(kind);
+  KindRegistry().Add(kind);
   PetscFunctionReturn(0);
 }
 

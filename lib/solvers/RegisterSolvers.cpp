@@ -5,20 +5,21 @@
 
 #include "solvers/folded/FoldedSpectrum.hpp"
 #include "solvers/lanczos/NemoLanczos.hpp"
+#include "support/Registry.hpp"
 
 namespace tbpeta {
 
 namespace {
 
-std::vector<EigenSolverType> &SolverTypeTable() {
-  static std::vector<EigenSolverType> types;
+Registry<EigenSolverType> &SolverTypeTable() {
+  static Registry<EigenSolverType> types; // filled by RegisterEigenSolvers (EPSRegister needs SLEPc started)
   return types;
 }
 
 // -solver chose among tbpeta's solvers before they were EPS types: its successor names the types registered now.
 void RegisterSolverRename() {
   std::string types;
-  for (const EigenSolverType &t : SolverTypeTable()) types += std::string(t.name) + "|";
+  for (const EigenSolverType &t : SolverTypeTable().all()) types += std::string(t.name) + "|";
   const RenamedOption solver{"-solver", "-eps_type " + types +
                                             "krylovschur|... (SLEPc's EPS types and tbpeta's), or -compare for "
                                             "-solver compare"};
@@ -28,14 +29,10 @@ void RegisterSolverRename() {
 } // namespace
 
 PetscErrorCode RegisterEigenSolverType(const EigenSolverType &type) {
-  std::vector<EigenSolverType> &table = SolverTypeTable();
   PetscFunctionBeginUser;
   PetscCall(EPSRegister(type.name, type.create));
   RegisterRenamedOptions(type.renamed);
-  auto same = std::find_if(table.begin(), table.end(),
-                           [&](const EigenSolverType &t) { return std::string(t.name) == type.name; });
-  if (same == table.end()) table.push_back(type);
-  else *same = type;
+  SolverTypeTable().Add(type);
   PetscFunctionReturn(0);
 }
 
@@ -50,7 +47,7 @@ PetscErrorCode RegisterEigenSolvers() {
   PetscFunctionReturn(0);
 }
 
-const std::vector<EigenSolverType> &RegisteredEigenSolverTypes() { return SolverTypeTable(); }
+const std::deque<EigenSolverType> &RegisteredEigenSolverTypes() { return SolverTypeTable().all(); }
 
 const char *DefaultEigenSolverType() { return EPSNEMO; }
 

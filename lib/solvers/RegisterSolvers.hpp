@@ -4,7 +4,7 @@
 // (docs/development.md, "Add a solver type").
 #include <slepceps.h>
 
-#include <vector>
+#include <deque>
 
 #include "solvers/SolverType.hpp"
 
@@ -18,7 +18,7 @@ PetscErrorCode RegisterEigenSolverType(const EigenSolverType &type);
 PetscErrorCode RegisterEigenSolvers();
 
 // The registered types, in the order registered. Not collective.
-const std::vector<EigenSolverType> &RegisteredEigenSolverTypes();
+const std::deque<EigenSolverType> &RegisteredEigenSolverTypes();
 
 // tbpeta's default eigen-solver type: "nemo", the NEMO 3-D-style Lanczos.
 const char *DefaultEigenSolverType();

@@ -11,7 +11,7 @@ namespace tbpeta {
 
 namespace {
 
-std::string Cell(const char *fmt, double v) { return std::isnan(v) ? "-" : Format(fmt, v); }
+std::string Cell(const char *fmt, double v) { return std::isnan(v) ? "-" : FormatText(fmt, v); }
 
 } // namespace
 
@@ -49,7 +49,7 @@ PetscErrorCode PrintComparison(MPI_Comm comm, std::span<const ComparisonRow> row
                         "max|dE| eV", "max resid", "products", "iters", "vectors", "time s", "peak MB", "own MB",
                         "note"));
   for (const ComparisonRow &r : rows) {
-    const std::string found = Format("%" PetscInt_FMT "/%" PetscInt_FMT, r.states(), r.requested);
+    const std::string found = FormatText("%" PetscInt_FMT "/%" PetscInt_FMT, r.states(), r.requested);
     if (r.skipped) {
       PetscCall(PetscPrintf(comm, "%-*s %5s %4s %11s %9s %9s %7s %7s %8s %8s %8s  %s\n", iw, r.solver.c_str(), "-", "-",
                             "-", "-", "-", "-", "-", "-", "-", "-", r.note.c_str()));
@@ -68,7 +68,7 @@ PetscErrorCode PrintComparison(MPI_Comm comm, std::span<const ComparisonRow> row
     if (r.values.empty()) continue;
     std::string list;
     for (const ComparedLevel &l : Levels(r.values, level_tol))
-      list += Format("%s%.6f x%zu", list.empty() ? "" : ", ", l.value, l.count);
+      list += FormatText("%s%.6f x%zu", list.empty() ? "" : ", ", l.value, l.count);
     PetscCall(PetscPrintf(comm, "  %-*s %s\n", iw, r.solver.c_str(), list.c_str()));
   }
   const std::vector<ComparisonRatio> ratios = RatiosToLanczos(rows);

@@ -7,15 +7,6 @@
 
 namespace tbpeta {
 
-std::string Format(const char *fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
-
 void AddNote(std::string *note, const std::string &text) {
   if (!text.empty()) *note += (note->empty() ? "" : "; ") + text;
 }
@@ -48,7 +39,7 @@ bool AtWindowEdge(const ComparisonRow &r, const std::vector<ComparedLevel> &leve
 // "a, b, c" (at most three, then "...") of energies in eV.
 std::string EnergyList(const std::vector<double> &e) {
   std::string s;
-  for (size_t i = 0; i < e.size() && i < 3; ++i) s += (i ? ", " : "") + Format("%.6f", e[i]);
+  for (size_t i = 0; i < e.size() && i < 3; ++i) s += (i ? ", " : "") + FormatText("%.6f", e[i]);
   if (e.size() > 3) s += ", ...";
   return s + " eV";
 }
@@ -118,10 +109,10 @@ void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, in
     std::string &note = notes[i];
     if ((int)i == ref) AddNote(&note, "reference (smallest residual)");
     else if (row.levels_compared < (PetscInt)std::min(L.size(), R.size()))
-      AddNote(&note, Format("compared on %" PetscInt_FMT " of %zu levels", row.levels_compared, L.size()));
+      AddNote(&note, FormatText("compared on %" PetscInt_FMT " of %zu levels", row.levels_compared, L.size()));
     if (!incomplete[i].empty())
-      AddNote(&note,
-              Format("INCOMPLETE levels (multiplicity not a multiple of %zu) at ", unit) + EnergyList(incomplete[i]));
+      AddNote(&note, FormatText("INCOMPLETE levels (multiplicity not a multiple of %zu) at ", unit) +
+                         EnergyList(incomplete[i]));
     if (!cut.empty()) AddNote(&note, "edge level cut at " + EnergyList(cut));
     if (!differ.empty()) AddNote(&note, "MULTIPLICITY differs from the reference at " + EnergyList(differ));
     if (!missing.empty()) AddNote(&note, "MISSING levels of the reference at " + EnergyList(missing));

@@ -8,6 +8,8 @@
 
 #include "study/ComparisonRow.hpp"
 
+#include "support/TextFormat.hpp"
+
 namespace tbpeta {
 
 // A level of a row: the mean of its states and where they are in the row's values.
@@ -34,8 +36,7 @@ std::vector<ComparedLevel> Levels(const std::vector<double> &values, double tol)
 inline constexpr double kCompareMatchTolerance = 1e-3; // eV
 void CompareWithReference(std::vector<ComparisonRow> &rows, double level_tol, int multiplicity = 1);
 
-// printf into a std::string; appends "; text" to a note.
-std::string Format(const char *fmt, ...);
+// Appends "; text" to a note.
 void AddNote(std::string *note, const std::string &text);
 
 } // namespace tbpeta

@@ -60,12 +60,12 @@ PetscErrorCode RunOne(Mat H, const ComparisonRun &run, const CompareOptions &o, 
   row->max_residual = kept.empty() ? std::numeric_limits<double>::quiet_NaN() : worst;
   row->converged = row->states() >= nev && row->complete;
   if (!row->converged)
-    AddNote(&row->note,
-            Format("not converged within %" PetscInt_FMT " products (%" PetscInt_FMT " of %" PetscInt_FMT " states)",
-                   o.max_products, row->states(), nev));
+    AddNote(&row->note, FormatText("not converged within %" PetscInt_FMT " products (%" PetscInt_FMT
+                                   " of %" PetscInt_FMT " states)",
+                                   o.max_products, row->states(), nev));
   if (unresolved)
     AddNote(&row->note,
-            Format("%" PetscInt_FMT " vectors with residual > %.1e eV not counted", unresolved, residual_limit));
+            FormatText("%" PetscInt_FMT " vectors with residual > %.1e eV not counted", unresolved, residual_limit));
   row->run_note = row->note;
   PetscFunctionReturn(0);
 }
@@ -120,9 +120,9 @@ PetscErrorCode RunOrSkip(Mat H, const ComparisonRun &run, const CompareOptions &
     row->note = row->run_note = "skipped: shift-and-invert factors H; it needs -hamiltonian aij or baij";
   } else if (run.needs_entries && n > o.sinvert_max_rows) {
     row->skipped = true, row->converged = false;
-    row->note = row->run_note = Format("skipped: %" PetscInt_FMT " rows > -compare_sinvert_max_rows %" PetscInt_FMT
-                                       ", too large for MUMPS here",
-                                       n, o.sinvert_max_rows);
+    row->note = row->run_note = FormatText("skipped: %" PetscInt_FMT " rows > -compare_sinvert_max_rows %" PetscInt_FMT
+                                           ", too large for MUMPS here",
+                                           n, o.sinvert_max_rows);
   } else PetscCall(RunOne(H, run, o, center, residual_limit, row));
   PetscFunctionReturn(0);
 }

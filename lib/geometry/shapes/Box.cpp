@@ -22,7 +22,7 @@ std::array<double, 3> BoxUpper(const ShapeValues &s) {
 }
 double BoxVolume(const ShapeValues &s) { return s(kBoxSize, 0) * s(kBoxSize, 1) * s(kBoxSize, 2); }
 std::string BoxDescribe(const ShapeValues &s) {
-  return ShapeFormat("box %g x %g x %g nm", s(kBoxSize, 0), s(kBoxSize, 1), s(kBoxSize, 2));
+  return FormatText("box %g x %g x %g nm", s(kBoxSize, 0), s(kBoxSize, 1), s(kBoxSize, 2));
 }
 } // namespace
 

@@ -16,7 +16,7 @@ std::string ConeCheck(const ShapeValues &s, const ShapeSizeNames &names) {
   if (err.empty() && du != dv)
     err = names(kDotDiameter) + ": a cone takes one diameter (only the lens and the ellipsoid two)";
   if (err.empty() && (top < 0 || top >= du))
-    err = names(kConeTop) + ShapeFormat(": %g nm; must be 0 (a full cone) or below the base diameter %g nm", top, du);
+    err = names(kConeTop) + FormatText(": %g nm; must be 0 (a full cone) or below the base diameter %g nm", top, du);
   return err;
 }
 bool ConeContains(const ShapeValues &s, const std::array<double, 3> &r) {
@@ -32,7 +32,7 @@ double ConeVolume(const ShapeValues &s) {
   return M_PI * s(kDotHeight) * (rb * rb + rb * rt + rt * rt) / 3;
 }
 std::string ConeDescribe(const ShapeValues &s) {
-  return ShapeFormat("cone, base %g nm, top %g nm, %g nm tall", s(kDotDiameter), s(kConeTop), s(kDotHeight));
+  return FormatText("cone, base %g nm, top %g nm, %g nm tall", s(kDotDiameter), s(kConeTop), s(kDotHeight));
 }
 } // namespace
 

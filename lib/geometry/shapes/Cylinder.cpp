@@ -26,7 +26,7 @@ double CylinderVolume(const ShapeValues &s) {
   return M_PI * r * r * s(kDotHeight);
 }
 std::string CylinderDescribe(const ShapeValues &s) {
-  return ShapeFormat("cylinder %g nm wide, %g nm tall", s(kDotDiameter), s(kDotHeight));
+  return FormatText("cylinder %g nm wide, %g nm tall", s(kDotDiameter), s(kDotHeight));
 }
 } // namespace
 

@@ -13,7 +13,7 @@ bool DomeContains(const ShapeValues &s, const std::array<double, 3> &r) {
 }
 std::array<double, 3> DomeUpper(const ShapeValues &s) { return {s(kDotRadius), s(kDotRadius), s(kDotRadius)}; }
 double DomeVolume(const ShapeValues &s) { return 2 * M_PI * std::pow(s(kDotRadius), 3) / 3; }
-std::string DomeDescribe(const ShapeValues &s) { return ShapeFormat("dome of radius %g nm", s(kDotRadius)); }
+std::string DomeDescribe(const ShapeValues &s) { return FormatText("dome of radius %g nm", s(kDotRadius)); }
 } // namespace
 
 DotShapeKind DomeShape() {

@@ -24,8 +24,8 @@ double EllipsoidVolume(const ShapeValues &s) {
 }
 std::string EllipsoidDescribe(const ShapeValues &s) {
   const double du = s(kDotDiameter, 0), dv = s(kDotDiameter, 1), h = s(kDotHeight);
-  return du == dv ? ShapeFormat("ellipsoid %g nm wide, %g nm tall", du, h)
-                  : ShapeFormat("ellipsoid %g x %g nm ([110] x [1-10]), %g nm tall", du, dv, h);
+  return du == dv ? FormatText("ellipsoid %g nm wide, %g nm tall", du, h)
+                  : FormatText("ellipsoid %g x %g nm ([110] x [1-10]), %g nm tall", du, dv, h);
 }
 } // namespace
 

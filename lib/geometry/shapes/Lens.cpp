@@ -17,9 +17,9 @@ std::string LensCheck(const ShapeValues &s, const ShapeSizeNames &names) {
   std::string err = ShapePositive(names(kDotDiameter), dmin);
   if (err.empty()) err = ShapePositive(names(kDotHeight), h);
   if (err.empty() && h > dmin / 2 + kShapeTolerance)
-    err = names(kDotHeight) + ShapeFormat(": %g nm is above half the lens's (smaller) base diameter %g nm: a lens is a "
-                                          "spherical cap no taller than a half sphere (a dome)",
-                                          h, dmin);
+    err = names(kDotHeight) + FormatText(": %g nm is above half the lens's (smaller) base diameter %g nm: a lens is a "
+                                         "spherical cap no taller than a half sphere (a dome)",
+                                         h, dmin);
   return err;
 }
 bool LensContains(const ShapeValues &s, const std::array<double, 3> &r) {
@@ -37,8 +37,8 @@ double LensVolume(const ShapeValues &s) { // pi h (3 r^2 + h^2) / 6, stretched b
 }
 std::string LensDescribe(const ShapeValues &s) {
   const double du = s(kDotDiameter, 0), dv = s(kDotDiameter, 1), h = s(kDotHeight);
-  return du == dv ? ShapeFormat("lens %g nm wide, %g nm tall", du, h)
-                  : ShapeFormat("lens %g x %g nm ([110] x [1-10]), %g nm tall", du, dv, h);
+  return du == dv ? FormatText("lens %g nm wide, %g nm tall", du, h)
+                  : FormatText("lens %g x %g nm ([110] x [1-10]), %g nm tall", du, dv, h);
 }
 } // namespace
 

@@ -13,7 +13,7 @@ std::string PyramidCheck(const ShapeValues &s, const ShapeSizeNames &names) {
   std::string err = ShapePositive(names(kPyramidBase), b);
   if (err.empty()) err = ShapePositive(names(kDotHeight), h);
   if (err.empty() && h > b / 2 + kShapeTolerance)
-    err = names(kDotHeight) + ShapeFormat(": %g nm is above half the base (%g nm): the {101} facets meet at b/2", h, b);
+    err = names(kDotHeight) + FormatText(": %g nm is above half the base (%g nm): the {101} facets meet at b/2", h, b);
   return err;
 }
 bool PyramidContains(const ShapeValues &s, const std::array<double, 3> &r) {
@@ -29,7 +29,7 @@ double PyramidVolume(const ShapeValues &s) { // a frustum of base b and top t = 
 }
 std::string PyramidDescribe(const ShapeValues &s) {
   const double b = s(kPyramidBase), h = s(kDotHeight);
-  return ShapeFormat("pyramid, base %g nm, %g nm tall%s", b, h, h < b / 2 - kShapeTolerance ? " (truncated)" : "");
+  return FormatText("pyramid, base %g nm, %g nm tall%s", b, h, h < b / 2 - kShapeTolerance ? " (truncated)" : "");
 }
 } // namespace
 

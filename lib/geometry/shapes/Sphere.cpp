@@ -13,7 +13,7 @@ bool SphereContains(const ShapeValues &s, const std::array<double, 3> &r) {
 }
 std::array<double, 3> SphereUpper(const ShapeValues &s) { return {s(kDotRadius), s(kDotRadius), s(kDotRadius)}; }
 double SphereVolume(const ShapeValues &s) { return 4 * M_PI * std::pow(s(kDotRadius), 3) / 3; }
-std::string SphereDescribe(const ShapeValues &s) { return ShapeFormat("sphere of radius %g nm", s(kDotRadius)); }
+std::string SphereDescribe(const ShapeValues &s) { return FormatText("sphere of radius %g nm", s(kDotRadius)); }
 } // namespace
 
 DotShapeKind SphereShape() {
