@@ -1,8 +1,10 @@
 // bench_operators: the product y = Hx of every operator tbpeta has for H, side by side in one run: PETSc's AIJ and
 // BAIJ (-hamiltonian aij, baij), tbpeta's stored bond blocks (stored_blocks) and the on-the-fly operator (shell, with
-// the block cache on and off), on bulk GaAs and on a passivated InAs dot in GaAs (interfaces and surfaces break the
-// block sharing), sp3s* (vogl1983) and sp3d5s*+SO (nemo3d), next to this machine's STREAM-style triad bandwidth
-// measured in the same run. A printed benchmark, not a test.
+// the block cache on and off, and its kernel as before its tuning: shell_reference), on bulk GaAs and on a passivated
+// InAs dot in GaAs (interfaces and surfaces break the block sharing), sp3s* (vogl1983) and sp3d5s*+SO (nemo3d), next
+// to this machine's ceilings measured in the same run: the STREAM-style triad bandwidth and the FMA peak, with each
+// product's roofline (Roofline.hpp: its flop and byte floors, how far above the larger one it runs). A printed
+// benchmark, not a test.
 //
 //   mpiexec -n R bench_operators [options: -help lists them with their defaults]
 // Per variant: ms and µs per atom of one product (median of the timed products, the variants interleaved so that
@@ -29,10 +31,12 @@ static const char help[] =
 #include <vector>
 
 #include "BenchOptions.hpp"
+#include "ProductTimers.hpp"
+#include "Roofline.hpp"
 #include "SystemProbes.hpp"
+#include "Targets.hpp"
 #include "application/ApplicationMain.hpp"
 #include "operator/Hamiltonian.hpp"
-#include "solvers/lanczos/LanczosRecurrence.hpp"
 #include "strain/SystemRelaxation.hpp"
 #include "operator/OperatorProperties.hpp"
 #include "support/ResidentMemory.hpp"
@@ -55,6 +59,7 @@ const Variant kVariants[] = {
     {"baij", "baij", ""},
     {"stored_blocks", "stored_blocks", ""},
     {"shell", "shell", ""},
+    {"shell_reference", "shell", "-shell_kernel reference"}, // the kernel before its tuning, timed beside it
     {"shell_nocache", "shell", "-shell_block_cache 0"},
 };
 
@@ -65,8 +70,8 @@ struct Row {
   double op_bytes = 0, vec_bytes = 0; // operator storage (global); x + y + halo (global)
   double est_bytes = 0;               // the estimate made before building (EstimateHamiltonianBytes, global)
   double seconds = 0, flops = 0;      // median product; flops of one product (global)
-  double step = 0, fused_step = 0, plain_step = 0; // median Lanczos step: lazy, fused (where H offers them), plain
-  double step_product = 0;                         // median product of H timed between those steps
+  LanczosStepTimes steps;        // median Lanczos steps (lazy, fused where H offers it, plain) and product between them
+  ProductWork work;              // one product's flops and compulsory bytes (global), for the roofline
   double rss_mb = 0, hwm_mb = 0; // resident added by the variant, peak while building it (max over ranks)
   bool skipped = false;
   double usPerAtom() const { return seconds / (double)atoms * 1e6; }
@@ -154,62 +159,12 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   r->rss_mb = mb[0], r->hwm_mb = mb[1];
   PetscCall(OperatorTotalBytes(*H, &r->op_bytes));
   PetscCall(ProductFlops(v, H->get(), sys.structure, bs, norb, spins, &r->flops));
-  PetscFunctionReturn(0);
-}
-
-// The products interleaved: round k times every operator once, so a change of the machine's load hits all; the
-// median per operator (max over the ranks of each product).
-PetscErrorCode TimeProducts(MPI_Comm comm, const std::vector<OwnedMat> &ops, PetscInt products,
-                            std::vector<double> *median) {
-  OwnedVec x, y;
-  std::vector<std::vector<double>> t(ops.size());
-  PetscFunctionBeginUser;
-  median->clear();
-  if (ops.empty()) PetscFunctionReturn(0);
-  PetscCall(MatCreateVecs(ops[0], x.out(), y.out()));
-  PetscCall(VecSet(x, 1.0));
-  for (PetscInt k = -1; k < products; ++k)
-    for (size_t o = 0; o < ops.size(); ++o) {
-      double dt;
-      PetscCall(TimeOnRanks(
-          comm, [&] { return MatMult(ops[o], x, y); }, &dt));
-      if (k >= 0) t[o].push_back(dt); // k = -1: warm-up
-    }
-  for (const auto &times : t) median->push_back(Median(times));
-  PetscFunctionReturn(0);
-}
-
-// The median time of a step of tbpeta's Lanczos recurrence on H: the lazy step, the fused step (where H offers them)
-// and the plain step, interleaved with a product of H (round k times each once, after one round of warm-up), so that a
-// change of the machine's load hits all four: the step against the product is what the solver's vector work costs.
-PetscErrorCode TimeLanczosSteps(Mat H, PetscInt steps, Row *row) {
-  lanczos::Recurrence r[3]; // lazy, fused, plain
-  std::vector<double> t[4];
-  double beta[3] = {};
-  OwnedVec x, y;
-  PetscFunctionBeginUser;
-  for (int p = 0; p < 3; ++p) {
-    PetscCall(r[p].Create(H, 0.0));
-    if (p > 0) r[p].lazy = nullptr;
-    if (p > 1) r[p].fused = nullptr;
-    PetscCall(lanczos::StartVector(r[p], 1));
-  }
-  PetscCall(MatCreateVecs(H, x.out(), y.out()));
-  PetscCall(VecCopy(r[0].v, x));
-  for (PetscInt k = -1; k < steps; ++k)
-    for (int p = 0; p < 4; ++p) {
-      double alpha, dt;
-      const auto step = [&]() -> PetscErrorCode {
-        return p < 3 ? lanczos::Step(r[p], beta[p], &alpha, &beta[p]) : MatMult(H, x, y);
-      };
-      PetscCall(TimeOnRanks(r[0].comm, step, &dt));
-      if (k >= 0) t[p].push_back(dt);
-    }
-  for (auto &q : r) PetscCall(q.Destroy());
-  row->step = Median(t[0]);
-  row->fused_step = Median(t[1]);
-  row->plain_step = Median(t[2]);
-  row->step_product = Median(t[3]);
+  const OperatorStream stream = v.kind == "shell"           ? OperatorStream::shell
+                                : v.kind == "stored_blocks" ? OperatorStream::stored_blocks
+                                                            : OperatorStream::matrix;
+  const ProductWork w = CountProductWork(sys.structure, norb, spins, sys.model.strained.on, stream, r->op_bytes / size);
+  r->work.flops = SumOverRanks(comm, w.flops);
+  r->work.bytes = SumOverRanks(comm, w.bytes);
   PetscFunctionReturn(0);
 }
 
@@ -248,7 +203,7 @@ PetscErrorCode Measure(MPI_Comm comm, const std::string &set, const std::string 
   PetscCall(TimeProducts(comm, ops, products, &median));
   for (size_t o = 0; o < ops.size(); ++o) {
     (*rows)[row_of[o]].seconds = median[o];
-    PetscCall(TimeLanczosSteps(ops[o], products, &(*rows)[row_of[o]]));
+    PetscCall(TimeLanczosSteps(ops[o], products, &(*rows)[row_of[o]].steps));
     ops[o].reset();
   }
   PetscFunctionReturn(0);
@@ -270,8 +225,8 @@ bench::BenchOptions Options(BenchSettings *b) {
           {"-bench_structures",
            "bulk, dot, strained_dot (the dot relaxed; each variant with the ideal and the strained H)", "bulk,dot",
            &b->structures},
-          {"-bench_variants", "aij, baij, stored_blocks, shell, shell_nocache",
-           "aij,baij,stored_blocks,shell,shell_nocache", &b->variant_names},
+          {"-bench_variants", "aij, baij, stored_blocks, shell, shell_reference, shell_nocache",
+           "aij,baij,stored_blocks,shell,shell_reference,shell_nocache", &b->variant_names},
           {"-bench_products", "Timed products per variant (at least 3)", "7", &b->products},
           {"-bench_max_mb",
            "Skip a variant whose storage would exceed this per rank (MB; default half the node's available memory)",
@@ -298,7 +253,8 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
     const Variant *v =
         std::find_if(std::begin(kVariants), std::end(kVariants), [&](const Variant &x) { return x.name == name; });
     PetscCheck(v != std::end(kVariants), comm, PETSC_ERR_USER_INPUT,
-               "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_nocache", name.c_str());
+               "-bench_variants: %s is not one of aij, baij, stored_blocks, shell, shell_reference, shell_nocache",
+               name.c_str());
     b->variants.push_back(v);
   }
   for (const std::string &st : b->structures)
@@ -308,8 +264,10 @@ PetscErrorCode ReadSettings(MPI_Comm comm, BenchSettings *b) {
   PetscFunctionReturn(0);
 }
 
-// The triad and every product on 1 rank (rank 0 alone, the others waiting) and on all ranks, in this one run.
-PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, double> *triad, std::vector<Row> *rows) {
+// The machine's ceilings (FMA peak, triad) and every product on 1 rank (rank 0 alone, the others waiting) and on all
+// ranks, in this one run.
+PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, Roofline> *roof,
+                          std::vector<Row> *rows) {
   MPI_Comm one;
   PetscMPIInt rank, size;
   std::vector<int> counts{1};
@@ -319,18 +277,17 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, d
   PetscCallMPI(MPI_Comm_split(comm, rank == 0 ? 0 : MPI_UNDEFINED, 0, &one));
   if (size > 1) counts.push_back(size);
   for (int ranks : counts) {
-    double gbs = 0;
-    if (ranks == size) PetscCall(TriadGBs(comm, b.triad_mb, &gbs));
-    else if (rank == 0) PetscCall(TriadGBs(one, b.triad_mb, &gbs));
-    PetscCallMPI(MPI_Bcast(&gbs, 1, MPI_DOUBLE, 0, comm));
-    (*triad)[ranks] = gbs;
+    double m[2] = {0, 0}; // triad GB/s, FMA GFlop/s
+    const MPI_Comm on = ranks == size ? comm : one;
+    if (on != MPI_COMM_NULL) PetscCall(TriadGBs(on, b.triad_mb, &m[0]));
+    if (on != MPI_COMM_NULL) PetscCall(FmaPeakGFlops(on, 0.2, &m[1]));
+    PetscCallMPI(MPI_Bcast(m, 2, MPI_DOUBLE, 0, comm));
+    (*roof)[ranks] = Roofline{m[1], m[0]};
+    PetscCall(PetscPrintf(comm,
+                          "bench_operators: on %d rank%s: triad a = b + s c (3 x %.0f MB per rank) %.2f GB/s, "
+                          "independent 4-lane fmas %.1f GFlop/s\n",
+                          ranks, ranks > 1 ? "s" : "", (double)b.triad_mb, m[0], m[1]));
   }
-  PetscCall(PetscPrintf(comm, "bench_operators: triad a = b + s c (3 x %.0f MB per rank): %.2f GB/s on 1 rank",
-                        (double)b.triad_mb, (*triad)[1]));
-  if (size > 1)
-    PetscCall(
-        PetscPrintf(comm, ", %.2f GB/s on %d ranks (ratio %.2f)", (*triad)[size], size, (*triad)[size] / (*triad)[1]));
-  PetscCall(PetscPrintf(comm, "\n"));
   for (const std::string &set : b.sets)
     for (const std::string &structure : b.structures)
       for (PetscInt n : b.cells)
@@ -378,8 +335,51 @@ PetscErrorCode PrintTable(MPI_Comm comm, const std::vector<Row> &rows) {
   PetscFunctionReturn(0);
 }
 
+// Per measured row: where its product runs against the machine's ceilings, and its two floors.
+PetscErrorCode PrintRoofline(MPI_Comm comm, const std::vector<Row> &rows, const std::map<int, Roofline> &roof) {
+  PetscFunctionBeginUser;
+  PetscCall(
+      PetscPrintf(comm,
+                  "\nroofline (flops: the bond blocks' and the diagonal's multiply-adds; bytes: x, y, the halo and "
+                  "the operator's per-atom arrays, once each):\n%-9s %-12s %5s %9s %-22s %8s %8s %7s %7s %7s %8s "
+                  "%8s %7s  %s\n",
+                  "set", "struct", "ranks", "atoms", "variant", "ms/prod", "GFlop/s", "%peak", "GB/s", "%triad",
+                  "flop ms", "byte ms", "/floor", "limit"));
+  for (const Row &r : rows) {
+    if (r.skipped) continue;
+    const Roofline &m = roof.at(r.ranks);
+    const double gf = r.work.flops / r.seconds / 1e9, gb = r.work.bytes / r.seconds / 1e9;
+    PetscCall(PetscPrintf(comm, "%-9s %-12s %5d %9lld %-22s %8.2f %8.2f %6.1f%% %7.2f %6.1f%% %8.2f %8.2f %6.2fx  %s\n",
+                          r.set.c_str(), r.structure.c_str(), r.ranks, r.atoms, r.variant.c_str(), 1e3 * r.seconds, gf,
+                          100 * gf / m.peak_gflops, gb, 100 * gb / m.triad_gbs, 1e3 * m.flopFloor(r.work),
+                          1e3 * m.byteFloor(r.work), r.seconds / m.floor(r.work), m.limit(r.work).c_str()));
+  }
+  PetscFunctionReturn(0);
+}
+
+// The roofline's targets: the shell's product within 1.5x of its larger floor (the dots, every set, 1 and all ranks),
+// and the tuned kernel at most half the reference kernel's time (the product before its tuning), on the ideal and
+// the strained dot.
+PetscErrorCode PrintRooflineTargets(MPI_Comm comm, const std::vector<Row> &rows, const std::map<int, Roofline> &roof) {
+  std::vector<std::pair<double, std::string>> floors, kernels;
+  PetscFunctionBeginUser;
+  for (const Row &r : rows) {
+    if (r.skipped || r.structure == "bulk" || (r.variant != "shell" && r.variant != "shell_strained")) continue;
+    const std::string where = r.set + " " + r.structure + " " + r.variant + " " + std::to_string(r.ranks) + " rank" +
+                              (r.ranks > 1 ? "s" : "");
+    if (r.structure == "dot") floors.emplace_back(r.seconds / roof.at(r.ranks).floor(r.work), where);
+    const Row *ref = Find(rows, r, r.variant == "shell" ? "shell_reference" : "shell_reference_strained", r.ranks);
+    if (ref) kernels.emplace_back(r.seconds / ref->seconds, where);
+  }
+  PetscCall(
+      PetscPrintf(comm, "  shell product <= 1.5x its larger floor (dots): %s\n", AtMost(floors, 1.5).text().c_str()));
+  PetscCall(PetscPrintf(comm, "  shell product <= 0.5x the reference kernel's (dots, ideal and strained): %s\n",
+                        AtMost(kernels, 0.5).text().c_str()));
+  PetscFunctionReturn(0);
+}
+
 // The targets, each from rows measured side by side.
-PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const std::map<int, double> &triad) {
+PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const std::map<int, Roofline> &roof) {
   PetscMPIInt size;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -407,8 +407,8 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const s
                             "  Lanczos step <= 1.2x the product (%s %s, %lld atoms, %d rank%s): %.2fx -> %s (fused "
                             "step %.2fx, plain step %.2fx)\n",
                             r.variant.c_str(), r.structure.c_str(), r.atoms, r.ranks, r.ranks > 1 ? "s" : "",
-                            r.step / r.step_product, r.step <= 1.2 * r.step_product ? "met" : "NOT met",
-                            r.fused_step / r.step_product, r.plain_step / r.step_product));
+                            r.steps.lazy / r.steps.product, r.steps.lazy <= 1.2 * r.steps.product ? "met" : "NOT met",
+                            r.steps.fused / r.steps.product, r.steps.plain / r.steps.product));
   for (const Row &r : rows) { // the strained H against the ideal H of the same relaxed atoms
     if (r.skipped || r.structure != "strained_dot" || r.variant.ends_with("_strained")) continue;
     const Row *st = Find(rows, r, (r.variant + "_strained").c_str(), r.ranks);
@@ -432,7 +432,8 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const s
     const Row *single = size > 1 && !r.skipped && r.ranks == size ? Find(rows, r, r.variant.c_str(), 1) : nullptr;
     if (!single) continue;
     // 0.9 of the memory bandwidth's own speed-up, but never below 1: more ranks slower than one never meet it
-    const double speedup = single->seconds / r.seconds, bound = std::max(1.0, 0.9 * triad.at(size) / triad.at(1));
+    const double speedup = single->seconds / r.seconds,
+                 bound = std::max(1.0, 0.9 * roof.at(size).triad_gbs / roof.at(1).triad_gbs);
     PetscCall(PetscPrintf(
         comm, "  %d-rank speed-up >= max(1, 0.9 x triad ratio) (%.2f): %-8s %-5s %9lld atoms %-14s %.2f -> %s\n", size,
         bound, r.set.c_str(), r.structure.c_str(), r.atoms, r.variant.c_str(), speedup,
@@ -442,16 +443,17 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const s
 }
 
 PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vector<Row> &rows,
-                        const std::map<int, double> &triad) {
+                        const std::map<int, Roofline> &roof) {
   std::ostringstream f;
   PetscFunctionBeginUser;
   f << "set,structure,ranks,cells,atoms,rows,variant,seconds,us_per_atom,gflops,gbs,est_bytes,op_bytes,vec_bytes,rss_"
-       "mb,hwm_mb,triad_gbs,note\n";
+       "mb,hwm_mb,triad_gbs,fma_gflops,work_flops,work_bytes,floor_seconds,note\n";
   for (const Row &r : rows)
     f << r.set << ',' << r.structure << ',' << r.ranks << ',' << r.cells << ',' << r.atoms << ',' << r.rows << ','
       << r.variant << ',' << r.seconds << ',' << r.usPerAtom() << ',' << r.gflops() << ',' << r.gbs() << ','
       << r.est_bytes << ',' << r.op_bytes << ',' << r.vec_bytes << ',' << r.rss_mb << ',' << r.hwm_mb << ','
-      << triad.at(r.ranks) << ",\"" << r.note << "\"\n";
+      << roof.at(r.ranks).triad_gbs << ',' << roof.at(r.ranks).peak_gflops << ',' << r.work.flops << ',' << r.work.bytes
+      << ',' << roof.at(r.ranks).floor(r.work) << ",\"" << r.note << "\"\n";
   PetscCall(WriteTextFile(comm, path, f.str(), "-bench_csv"));
   PetscCall(PetscPrintf(comm, "wrote %s\n", path.c_str()));
   PetscFunctionReturn(0);
@@ -459,15 +461,17 @@ PetscErrorCode WriteCsv(MPI_Comm comm, const std::string &path, const std::vecto
 
 PetscErrorCode Run(MPI_Comm comm, int *) {
   BenchSettings b;
-  std::map<int, double> triad;
+  std::map<int, Roofline> roof;
   std::vector<Row> rows;
   PetscFunctionBeginUser;
   PetscCall(ReadSettings(comm, &b));
   if (HelpRequested()) PetscFunctionReturn(0);
-  PetscCall(MeasureAll(comm, b, &triad, &rows));
+  PetscCall(MeasureAll(comm, b, &roof, &rows));
   PetscCall(PrintTable(comm, rows));
-  PetscCall(PrintTargets(comm, rows, triad));
-  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, rows, triad));
+  PetscCall(PrintRoofline(comm, rows, roof));
+  PetscCall(PrintTargets(comm, rows, roof));
+  PetscCall(PrintRooflineTargets(comm, rows, roof));
+  if (!b.csv.empty()) PetscCall(WriteCsv(comm, b.csv, rows, roof));
   PetscFunctionReturn(0);
 }
 

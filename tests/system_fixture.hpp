@@ -37,6 +37,25 @@ inline PetscErrorCode BuildFromOptions(MPI_Comm comm, const std::string &options
   PetscFunctionReturn(0);
 }
 
+// A displacement of up to 0.012 nm per component from a hash of the atom's site: the same atom gets the same
+// displacement on every rank and through every periodic face.
+inline void DisplaceAtoms(Structure *s) {
+  s->StoreDisplacements();
+  for (size_t i = 0; i < s->sites.size(); ++i) {
+    const PlaneIndex &p = s->sites[i];
+    for (int c = 0; c < 3; ++c) {
+      const unsigned long long key =
+          ((unsigned long long)p.x * 1315423911ULL + (unsigned long long)p.y) * 2654435761ULL +
+          (unsigned long long)p.z; // wraps: unsigned
+      unsigned long long z = 0x9e3779b97f4a7c15ULL * (key * 3 + (unsigned long long)c + 1);
+      z ^= z >> 31;
+      z *= 0xbf58476d1ce4e5b9ULL;
+      z ^= z >> 29;
+      s->displacement[i][c] = 0.012 * ((double)(z & 0xffff) / 32768.0 - 1.0);
+    }
+  }
+}
+
 // Every eigenvalue of the system's H (small systems only).
 inline PetscErrorCode SpectrumFromOptions(MPI_Comm comm, const std::string &options, std::vector<double> *values,
                                           const std::string &kind = "aij") {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "Roofline.hpp"
+#include "SystemProbes.hpp"
 #include "system_fixture.hpp"
 #include "test_support.hpp"
 #include "bulk/CellSpectrum.hpp"
@@ -23,6 +25,7 @@
 
 using namespace tbpeta;
 using tbpeta::test::BuildFromOptions;
+using tbpeta::test::DisplaceAtoms;
 using tbpeta::test::MakeOperator;
 using tbpeta::test::Quietly;
 using tbpeta::test::SolveWith;
@@ -429,4 +432,112 @@ TEST(BlockHamiltonian, PreflightEstimatesMatchTheBuiltObjects) {
     }
     PetscOptionsClear(nullptr);
   }
+}
+
+namespace {
+
+// The product of the shell of the system with its own options (`shell_options`), on the hashed vector.
+PetscErrorCode ShellProduct(const TightBindingSystem &sys, const char *shell_options, Vec *y) {
+  HamiltonianOptions opts;
+  Mat H;
+  Vec x;
+  PetscFunctionBeginUser;
+  PetscCall(HamiltonianOptionsOf("shell", shell_options, &opts));
+  PetscCall(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, &H, false));
+  PetscCall(tbpeta::test::HashedVector(H, &x));
+  PetscCall(VecDuplicate(x, y));
+  PetscCall(MatMult(H, x, *y));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(0);
+}
+
+// The tuned kernel's products equal the reference kernel's (the kernel before its tuning) to 1e-13 relative in the
+// max norm, with the block cache and without, on the system of `options` in every partition (displaced atoms when
+// `displaced`: every bond strained).
+void ExpectTunedKernelEqualsReference(const std::string &options, bool displaced = false) {
+  for (const char *partition : {"slab", "column", "cube"}) {
+    SCOPED_TRACE(options + " -partition " + partition);
+    TightBindingSystem sys;
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, options + " -partition " + partition, &sys), 0);
+    if (displaced) DisplaceAtoms(&sys.structure);
+    for (const char *cache : {"", "-shell_block_cache 0 "}) {
+      Vec tuned, reference;
+      ASSERT_EQ(ShellProduct(sys, cache, &tuned), 0);
+      ASSERT_EQ(ShellProduct(sys, (std::string(cache) + "-shell_kernel reference").c_str(), &reference), 0);
+      PetscReal scale, diff;
+      VecNorm(reference, NORM_INFINITY, &scale);
+      VecAXPY(tuned, -1.0, reference);
+      VecNorm(tuned, NORM_INFINITY, &diff);
+      EXPECT_GT(scale, 0);
+      EXPECT_LE(diff, 1e-13 * scale) << cache;
+      VecDestroy(&tuned), VecDestroy(&reference);
+    }
+  }
+  PetscOptionsClear(nullptr);
+}
+
+} // namespace
+
+TEST(BlockHamiltonian, TunedKernelEqualsTheReference) {
+  TBPETA_ASSERT_RANKS();
+  // Every shipped set periodic at a general k (Bloch phases), an open passivated dot, an alloy, and strained
+  // structures: relaxed-like displacements on a dot and on a periodic crystal at a general k.
+  for (const char *set : {"vogl1983", "klimeck2000", "jancu1998", "nemo3d"})
+    ExpectTunedKernelEqualsReference(std::string("-params ") + set +
+                                     " -material GaAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41");
+  ExpectTunedKernelEqualsReference("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs "
+                                   "-dot_radius 0.6");
+  ExpectTunedKernelEqualsReference("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,1 -host_alloy AlAs,0.3 "
+                                   "-alloy_seed 7");
+  ExpectTunedKernelEqualsReference("-params nemo3d -material GaAs -cells 3,3,3 -periodic 0,0,0 -dot_material InAs "
+                                   "-dot_radius 0.5 -strain keating",
+                                   true);
+  ExpectTunedKernelEqualsReference(
+      "-params nemo3d -material InAs -cells 2,2,3 -periodic 1,1,1 -k 0.13,0.27,0.41 -strain keating", true);
+}
+
+// The roofline's counts (benchmarks/Roofline.hpp) against a count by hand: a periodic 2 x 2 x 3 GaAs cell of 96 atoms,
+// every atom with 4 bonds, in sp3d5s*+SO (10 orbitals, 2 spins) and sp3s* (5, 1). Per bond 4 x 10 x 10 x 2 flops (a
+// real entry on a complex x entry for each spin), per atom 2 flops per row (the diagonal); x and y of 16 bytes per row,
+// and each halo atom's rows once; the shell's 20 bytes per atom (4 neighbours, the index of its terms), the stored
+// blocks' 40 bytes per atom and 800 per bond, the strained shell's own diagonal, displacement, material and side.
+TEST(Roofline, CountsTheProductsWorkByHand) {
+  TBPETA_ASSERT_RANKS();
+  using namespace tbpeta::bench;
+  for (const char *set : {"nemo3d", "vogl1983"}) {
+    SCOPED_TRACE(set);
+    TightBindingSystem sys;
+    ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, std::string("-params ") + set + " -material GaAs -cells 2,2,3", &sys),
+              0);
+    const Structure &s = sys.structure;
+    const int norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1, rows = norb * spins;
+    const double atoms = 96, bonds = 4 * atoms, halo = SumOverRanks(PETSC_COMM_WORLD, (double)s.halo());
+    ASSERT_EQ(s.total(), 96);
+    const auto total = [&](OperatorStream stream, bool strained) {
+      const ProductWork w = CountProductWork(s, norb, spins, strained, stream, 1000.0);
+      return ProductWork{SumOverRanks(PETSC_COMM_WORLD, w.flops), SumOverRanks(PETSC_COMM_WORLD, w.bytes)};
+    };
+    const double flops = bonds * 4 * norb * norb * spins + atoms * 2 * rows;
+    const double vectors = 16.0 * rows * (2 * atoms) + 16.0 * rows * halo;
+    EXPECT_EQ(flops, set == std::string("nemo3d") ? 384 * 800 + 96 * 40 : 384 * 100 + 96 * 10);
+    const ProductWork shell = total(OperatorStream::shell, false);
+    const ProductWork blocks = total(OperatorStream::stored_blocks, false);
+    const ProductWork matrix = total(OperatorStream::matrix, false);
+    const ProductWork strained = total(OperatorStream::shell, true);
+    for (const ProductWork &w : {shell, blocks, matrix, strained}) EXPECT_EQ(w.flops, flops);
+    EXPECT_EQ(shell.bytes, vectors + atoms * 20);
+    EXPECT_EQ(blocks.bytes, vectors + atoms * 40 + bonds * norb * norb * 8);
+    PetscMPIInt size;
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+    EXPECT_EQ(matrix.bytes, vectors + 1000.0 * size);
+    EXPECT_EQ(strained.bytes, shell.bytes + atoms * (8 * norb + 26) + halo * 25);
+    // The floors: flops over the peak, bytes over the bandwidth, the larger one the limit.
+    const Roofline roof{10.0, 20.0}; // GFlop/s, GB/s
+    EXPECT_DOUBLE_EQ(roof.flopFloor(shell), flops / 10e9);
+    EXPECT_DOUBLE_EQ(roof.byteFloor(shell), shell.bytes / 20e9);
+    EXPECT_DOUBLE_EQ(roof.floor(shell), std::max(flops / 10e9, shell.bytes / 20e9));
+    EXPECT_EQ(roof.limit(shell), flops / 10e9 >= shell.bytes / 20e9 ? "flops" : "bytes");
+  }
+  PetscOptionsClear(nullptr);
 }

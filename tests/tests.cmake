@@ -17,6 +17,7 @@ tbpeta_add_test(test_lanczos RANKS 1 2 3 ENV OPENBLAS_CORETYPE=Prescott)
 tbpeta_add_test(test_allocation RANKS 1 2 3)
 tbpeta_add_test(test_compare RANKS 1 2 3)
 tbpeta_add_test(test_block_hamiltonian RANKS 1 2 3)
+target_link_libraries(test_block_hamiltonian PRIVATE tbpeta_bench) # the roofline's counts (benchmarks/Roofline.hpp)
 tbpeta_add_test(test_halo RANKS 1 2 3)
 # Each family's recipe (docs/development.md), a new member added from its test file alone: one program.
 tbpeta_add_test(test_register RANKS 1 2 3 SOURCES

@@ -29,9 +29,15 @@ namespace tbpeta {
 enum class BlockSource { per_bond, shared, recomputed };
 const char *BlockSourceName(BlockSource source);
 
+// Which atom kernel the product runs (-shell_kernel): tuned (the default), or reference: the kernel as it was before
+// its tuning for the machine's roofline (its spin-orbit block tested entry by entry), kept so that the benchmarks time
+// the gain side by side (bench_operators' shell_reference). The two give the same products to rounding.
+enum class BlockKernel { tuned, reference };
+
 // Builds the operator (MATSHELL, MAT_HERMITIAN; MatNorm 1, infinity and Frobenius exact); *bytes (optional): this
 // rank's operator memory (its arrays, tables, halo buffer and star forest), without the solver's vectors. Collective.
 PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
-                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes);
+                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes,
+                                      BlockKernel kernel = BlockKernel::tuned);
 
 } // namespace tbpeta

@@ -34,7 +34,7 @@ inline void MeasureStrainedBonds(const BlockOperator &op, PetscInt i, BondGeomet
 
 // yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
 // the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
-template <int N, int S>
+template <int N, int S, bool Reference>
 void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *yi) {
   constexpr size_t n = 2 * N * S;
   alignas(32) double acc[S][N][2], t[S][N][2];
@@ -59,7 +59,7 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
           acc[sp][r][0] += o.passivation[r][c] * xi[2 * (sp * N + c)];
           acc[sp][r][1] += o.passivation[r][c] * xi[2 * (sp * N + c) + 1];
         }
-  if (S == 2 && o.spin_orbit) // (x, y, z) up are orbitals 1..3 of spin 0, down of spin 1
+  if (S == 2 && o.spin_orbit && Reference) // (x, y, z) up are orbitals 1..3 of spin 0, down of spin 1
     for (int r = 0; r < 6; ++r)
       for (int c = 0; c < 6; ++c) {
         const Complex v = o.so[r][c];
@@ -69,6 +69,14 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
         ar[0] += v.real() * xc[0] - v.imag() * xc[1];
         ar[1] += v.real() * xc[1] + v.imag() * xc[0];
       }
+  if (S == 2 && o.spin_orbit && !Reference) // the same, from the list of the non-zero entries: no test per entry
+    for (int e = 0; e < o.so_count; ++e) {
+      const SpinOrbitEntry &v = o.so_entries[e];
+      const double *xc = xi + v.src;
+      double *ar = &acc[0][0][0] + v.dst;
+      ar[0] += v.re * xc[0] - v.im * xc[1];
+      ar[1] += v.re * xc[1] + v.im * xc[0];
+    }
   const bool fly = op.strained && op.source != BlockSource::per_bond;
   BondGeometry geometry;
   bool strained[4];
@@ -109,9 +117,13 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
 
 } // namespace
 
-AtomKernel KernelFor(int norb, int spins) {
-  if (norb == 10) return spins == 2 ? ApplyAtom<10, 2> : ApplyAtom<10, 1>;
-  return spins == 2 ? ApplyAtom<5, 2> : ApplyAtom<5, 1>;
+AtomKernel KernelFor(int norb, int spins, bool reference) {
+  if (reference) {
+    if (norb == 10) return spins == 2 ? ApplyAtom<10, 2, true> : ApplyAtom<10, 1, true>;
+    return spins == 2 ? ApplyAtom<5, 2, true> : ApplyAtom<5, 1, true>;
+  }
+  if (norb == 10) return spins == 2 ? ApplyAtom<10, 2, false> : ApplyAtom<10, 1, false>;
+  return spins == 2 ? ApplyAtom<5, 2, false> : ApplyAtom<5, 1, false>;
 }
 
 } // namespace tbpeta::block

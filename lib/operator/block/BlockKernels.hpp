@@ -70,7 +70,8 @@ inline void AddPhased(Complex phase, const double (*t)[N][2], double (*acc)[N][2
     }
 }
 
-// The kernel of an atom of norb orbitals and `spins` spin components (5 or 10, 1 or 2).
-AtomKernel KernelFor(int norb, int spins);
+// The kernel of an atom of norb orbitals and `spins` spin components (5 or 10, 1 or 2); `reference`: the kernel as it
+// was before its tuning (BlockKernel::reference), kept as the benchmarks' yardstick.
+AtomKernel KernelFor(int norb, int spins, bool reference);
 
 } // namespace tbpeta::block

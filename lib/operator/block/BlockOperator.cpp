@@ -14,6 +14,14 @@ const char *BlockSourceName(BlockSource source) {
 
 namespace tbpeta::block {
 
+void OnSite::ListSpinOrbitEntries(int norb) {
+  so_count = 0;
+  const auto offset = [norb](int k) { return (std::uint8_t)(2 * ((k / 3) * norb + 1 + k % 3)); }; // p orbital k % 3
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c)
+      if (so[r][c] != Complex(0)) so_entries[so_count++] = {offset(r), offset(c), so[r][c].real(), so[r][c].imag()};
+}
+
 PetscErrorCode DestroyBlockOperator(Mat H) {
   BlockOperator *op;
   PetscFunctionBeginUser;

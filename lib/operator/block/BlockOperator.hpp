@@ -21,6 +21,13 @@ namespace tbpeta::block {
 
 using Complex = std::complex<double>;
 
+// A non-zero entry of the spin-orbit block, as the product applies it: acc[dst] += v x[src] (offsets in doubles of an
+// atom's (re, im) pairs).
+struct SpinOrbitEntry {
+  std::uint8_t dst = 0, src = 0;
+  double re = 0, im = 0;
+};
+
 // The on-site terms of one distinct atom configuration (material, neighbours' materials, dangling bonds).
 struct OnSite {
   std::array<double, kFullOrbitals> diag{}; // per orbital of the basis, both spins
@@ -28,6 +35,11 @@ struct OnSite {
   PassivationBlock passivation{};
   bool spin_orbit = false;
   SpinOrbitBlock so{};
+  // The non-zero entries of `so` row by row (each row's in column order, the order the stored matrix sums them): a
+  // loop without a test per entry (the 6 x 6 block has 12 of 36 non-zero).
+  std::array<SpinOrbitEntry, 36> so_entries{};
+  int so_count = 0;
+  void ListSpinOrbitEntries(int norb);
 };
 
 // What a product needs of one owned atom besides its neighbours: its on-site terms, and per bond its block and Bloch
@@ -69,7 +81,7 @@ struct BlockOperator {
   std::size_t lead =
       0; // how far in the interior atoms an atom's interior neighbours reach ahead of it, at most: the
          // largest j - i over bonds i -> j between owned atoms (positions in the interior skip the boundary)
-  std::vector<double> blocks; // norb x norb real blocks, row-major
+  std::vector<double> blocks; // norb x norb real blocks, each stored by columns (StoreByColumns)
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
   // Every atom's own diagonal (norb per owned atom; the onsites then hold only spin-orbit and passivation) when the

@@ -64,13 +64,14 @@ PetscErrorCode CreateShell(MPI_Comm comm, const Structure &s, block::BlockOperat
 } // namespace
 
 PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
-                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes) {
+                                      std::array<double, 3> k, BlockSource source, Mat *H, double *bytes,
+                                      BlockKernel kernel) {
   PetscFunctionBeginUser;
   const HamiltonianBlocks blocks(s, model, k, false); // dense blocks only: no stored patterns
   auto *op = new block::BlockOperator;
   op->source = source;
   op->bs = blocks.blockSize(), op->norb = blocks.orbitals(), op->spins = blocks.spins();
-  op->apply = block::KernelFor(op->norb, op->spins);
+  op->apply = block::KernelFor(op->norb, op->spins, kernel == BlockKernel::reference);
   op->owned = s.owned, op->halo = s.halo();
   if (source == BlockSource::recomputed || blocks.strained()) op->model = model;
   op->strained = blocks.strained();
@@ -119,21 +120,31 @@ namespace {
 
 // -hamiltonian shell's own options.
 struct ShellSettings {
-  bool block_cache = true; // -shell_block_cache
+  bool block_cache = true;                 // -shell_block_cache
+  BlockKernel kernel = BlockKernel::tuned; // -shell_kernel
 };
+
+const char *const kShellKernels[] = {"tuned", "reference"}; // in BlockKernel's order
 
 PetscErrorCode ShellFromOptions(MPI_Comm comm, KindSettings *settings, std::string *given) {
   ShellSettings s;
-  PetscBool cache = s.block_cache ? PETSC_TRUE : PETSC_FALSE, set = PETSC_FALSE;
+  PetscBool cache = s.block_cache ? PETSC_TRUE : PETSC_FALSE, set_cache = PETSC_FALSE, set_kernel = PETSC_FALSE;
+  PetscInt kernel = (PetscInt)s.kernel;
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "Operator kind shell (-hamiltonian shell)", "tbpeta");
   PetscCall(PetscOptionsBool("-shell_block_cache",
                              "-hamiltonian shell: keep the distinct bond blocks (1) or recompute every block from "
                              "Slater-Koster in every product (0)",
-                             "tbpeta", cache, &cache, &set));
+                             "tbpeta", cache, &cache, &set_cache));
+  PetscCall(PetscOptionsEList("-shell_kernel",
+                              "-hamiltonian shell: the atom kernel: tuned, or reference (as before its tuning, for "
+                              "benchmarks: the same products to rounding)",
+                              "tbpeta", kShellKernels, 2, kShellKernels[kernel], &kernel, &set_kernel));
   PetscOptionsEnd();
   s.block_cache = cache;
-  if (set) *given = "-shell_block_cache";
+  s.kernel = (BlockKernel)kernel;
+  if (set_cache) *given = "-shell_block_cache";
+  else if (set_kernel) *given = "-shell_kernel";
   *settings = KindSettings(s);
   PetscFunctionReturn(0);
 }
@@ -145,9 +156,9 @@ PetscErrorCode CreateStoredBlocks(MPI_Comm comm, const Structure &s, const Tight
 
 PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const TightBindingModel &model,
                                    std::array<double, 3> k, const HamiltonianOptions &opts, Mat *H, double *bytes) {
-  const BlockSource source =
-      SettingsOf<ShellSettings>(opts).block_cache ? BlockSource::shared : BlockSource::recomputed;
-  return CreateBlockHamiltonian(comm, s, model, k, source, H, bytes);
+  const ShellSettings settings = SettingsOf<ShellSettings>(opts);
+  const BlockSource source = settings.block_cache ? BlockSource::shared : BlockSource::recomputed;
+  return CreateBlockHamiltonian(comm, s, model, k, source, H, bytes, settings.kernel);
 }
 
 // What every block operator keeps beside its blocks and per-atom indices: the halo entries and the star forest's
@@ -175,14 +186,17 @@ double StoredBlocksBytes(const OperatorCounts &c, const HamiltonianOptions &) {
 // bond from: the displacement and material of owned and halo atoms, the sublattice of owned atoms.
 double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &opts) {
   const double per_atom = sizeof(std::array<int, 4>) + sizeof(std::int32_t) + sizeof(PetscInt);
-  const double blocks = SettingsOf<ShellSettings>(opts).block_cache ? 8.0 * c.materials * c.orbitals * c.orbitals : 0;
+  const ShellSettings settings = SettingsOf<ShellSettings>(opts);
+  const double blocks = settings.block_cache ? 8.0 * c.materials * c.orbitals * c.orbitals : 0;
   const double strained = c.strained ? c.owned * (3 * sizeof(double) + 2) + c.halo * (3 * sizeof(double) + 1) : 0;
   return c.owned * per_atom + blocks * sizeof(double) + strained + BlockOperatorCommonBytes(c);
 }
 
 std::string DescribeShell(const HamiltonianOptions &opts) {
-  return SettingsOf<ShellSettings>(opts).block_cache ? "shell (on the fly, block cache)"
-                                                     : "shell (on the fly, every block recomputed)";
+  const ShellSettings settings = SettingsOf<ShellSettings>(opts);
+  if (!settings.block_cache) return "shell (on the fly, every block recomputed)";
+  return settings.kernel == BlockKernel::tuned ? "shell (on the fly, block cache)"
+                                               : "shell (on the fly, block cache, reference kernel)";
 }
 
 } // namespace
