@@ -1,5 +1,7 @@
 #include "operator/block/BlockKernels.hpp"
 
+#include <cmath>
+
 namespace tbpeta::block {
 
 namespace {
@@ -32,14 +34,9 @@ inline void MeasureStrainedBonds(const BlockOperator &op, PetscInt i, BondGeomet
                BondLanes{r[0][2], r[1][2], r[2][2], r[3][2]}, BondLanes{d0sq[0], d0sq[1], d0sq[2], d0sq[3]}, g);
 }
 
-// yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
-// the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
+// acc = the on-site block of owned atom i (its diagonal, passivation and spin-orbit) on x_i.
 template <int N, int S, bool Reference>
-void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *yi) {
-  constexpr size_t n = 2 * N * S;
-  alignas(32) double acc[S][N][2], t[S][N][2];
-  const double *xi = xl + n * i;
-  const AtomTerms &at = op.termsOf(i);
+inline void AddOnsite(const BlockOperator &op, PetscInt i, const AtomTerms &at, const double *xi, double (*acc)[N][2]) {
   const OnSite &o = op.onsites[at.onsite];
   const double *diag = op.own_diagonal ? op.diag.data() + (size_t)i * N : o.diag.data();
   alignas(32) double shifted[N];
@@ -52,12 +49,12 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
       acc[sp][r][0] = diag[r] * xi[2 * (sp * N + r)];
       acc[sp][r][1] = diag[r] * xi[2 * (sp * N + r) + 1];
     }
-  if (o.passivated)
+  if (o.passivated) // explicit fmas: the same rounding wherever it is inlined
     for (int sp = 0; sp < S; ++sp)
       for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 4; ++c) {
-          acc[sp][r][0] += o.passivation[r][c] * xi[2 * (sp * N + c)];
-          acc[sp][r][1] += o.passivation[r][c] * xi[2 * (sp * N + c) + 1];
+          acc[sp][r][0] = std::fma(o.passivation[r][c], xi[2 * (sp * N + c)], acc[sp][r][0]);
+          acc[sp][r][1] = std::fma(o.passivation[r][c], xi[2 * (sp * N + c) + 1], acc[sp][r][1]);
         }
   if (S == 2 && o.spin_orbit && Reference) // (x, y, z) up are orbitals 1..3 of spin 0, down of spin 1
     for (int r = 0; r < 6; ++r)
@@ -69,14 +66,26 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
         ar[0] += v.real() * xc[0] - v.imag() * xc[1];
         ar[1] += v.real() * xc[1] + v.imag() * xc[0];
       }
-  if (S == 2 && o.spin_orbit && !Reference) // the same, from the list of the non-zero entries: no test per entry
+  // The same, from the list of the non-zero entries (no test per entry), each an explicit pair of fmas so that it
+  // rounds alike wherever the compiler inlines it (ApplyAtom, ApplyAtomPair).
+  if (S == 2 && o.spin_orbit && !Reference)
     for (int e = 0; e < o.so_count; ++e) {
-      const SpinOrbitEntry &v = o.so_entries[e];
+      const SpinOrbitEntry &v = op.so_entries[o.so_first + e];
       const double *xc = xi + v.src;
       double *ar = &acc[0][0][0] + v.dst;
-      ar[0] += v.re * xc[0] - v.im * xc[1];
-      ar[1] += v.re * xc[1] + v.im * xc[0];
+      ar[0] = std::fma(v.re, xc[0], std::fma(-v.im, xc[1], ar[0]));
+      ar[1] = std::fma(v.re, xc[1], std::fma(v.im, xc[0], ar[1]));
     }
+}
+
+// yi = (on-site) x_i + sum over bonds phase * B x_j for owned atom i (N orbitals, S spins); x of a neighbour from
+// the owned part xl or the halo part xg. Each row's terms are summed in one fixed order, whatever the ranks.
+template <int N, int S, bool Reference>
+void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const double *xg, double *yi) {
+  constexpr size_t n = 2 * N * S;
+  alignas(32) double acc[S][N][2], t[S][N][2];
+  const AtomTerms &at = op.termsOf(i);
+  AddOnsite<N, S, Reference>(op, i, at, xl + n * i, acc);
   const bool fly = op.strained && op.source != BlockSource::per_bond;
   BondGeometry geometry;
   bool strained[4];
@@ -115,6 +124,34 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   std::memcpy(yi, acc, sizeof acc);
 }
 
+// Atoms i and i + 1 at once (interior atoms of one configuration: the same terms, so the same blocks and phases): each
+// block's loads and shuffles serve both, and their rows are summed in the order ApplyAtom sums them (the same bits).
+template <int N, int S>
+void ApplyAtomPair(const BlockOperator &op, PetscInt i, const double *xl, double *y0, double *y1) {
+  constexpr size_t n = 2 * N * S;
+  alignas(32) double acc0[S][N][2], acc1[S][N][2], t0[S][N][2], t1[S][N][2];
+  const AtomTerms &at = op.termsOf(i);
+  AddOnsite<N, S, false>(op, i, at, xl + n * i, acc0);
+  AddOnsite<N, S, false>(op, i + 1, at, xl + n * (i + 1), acc1);
+  for (int b = 0; b < 4; ++b) {
+    const std::int32_t j0 = op.nbr[i][b], j1 = op.nbr[i + 1][b];
+    if (j0 < 0) continue; // the same terms: the same dangling bonds
+    const double *B = op.blocks.data() + (size_t)at.block[b] * N * N;
+    const std::uint8_t ph = at.phase[b];
+    if (ph == 0) {
+      AddBlockProductPair<N, S>(B, xl + n * j0, xl + n * j1, acc0, acc1);
+      continue;
+    }
+    std::memset(t0, 0, sizeof t0);
+    std::memset(t1, 0, sizeof t1);
+    AddBlockProductPair<N, S>(B, xl + n * j0, xl + n * j1, t0, t1);
+    AddPhased<N, S>(op.phases[ph], t0, acc0);
+    AddPhased<N, S>(op.phases[ph], t1, acc1);
+  }
+  std::memcpy(y0, acc0, sizeof acc0);
+  std::memcpy(y1, acc1, sizeof acc1);
+}
+
 } // namespace
 
 AtomKernel KernelFor(int norb, int spins, bool reference) {
@@ -124,6 +161,11 @@ AtomKernel KernelFor(int norb, int spins, bool reference) {
   }
   if (norb == 10) return spins == 2 ? ApplyAtom<10, 2, false> : ApplyAtom<10, 1, false>;
   return spins == 2 ? ApplyAtom<5, 2, false> : ApplyAtom<5, 1, false>;
+}
+
+AtomPairKernel PairKernelFor(int norb, int spins) {
+  if (norb == 10) return spins == 2 ? ApplyAtomPair<10, 2> : ApplyAtomPair<10, 1>;
+  return spins == 2 ? ApplyAtomPair<5, 2> : ApplyAtomPair<5, 1>;
 }
 
 } // namespace tbpeta::block

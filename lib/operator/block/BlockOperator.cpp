@@ -14,12 +14,13 @@ const char *BlockSourceName(BlockSource source) {
 
 namespace tbpeta::block {
 
-void OnSite::ListSpinOrbitEntries(int norb) {
-  so_count = 0;
+void ListSpinOrbitEntries(int norb, OnSite *o, std::vector<SpinOrbitEntry> *entries) {
   const auto offset = [norb](int k) { return (std::uint8_t)(2 * ((k / 3) * norb + 1 + k % 3)); }; // p orbital k % 3
+  o->so_first = (std::int32_t)entries->size();
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 6; ++c)
-      if (so[r][c] != Complex(0)) so_entries[so_count++] = {offset(r), offset(c), so[r][c].real(), so[r][c].imag()};
+      if (o->so[r][c] != Complex(0)) entries->push_back({offset(r), offset(c), o->so[r][c].real(), o->so[r][c].imag()});
+  o->so_count = (std::int32_t)entries->size() - o->so_first;
 }
 
 PetscErrorCode DestroyBlockOperator(Mat H) {

@@ -35,12 +35,14 @@ struct OnSite {
   PassivationBlock passivation{};
   bool spin_orbit = false;
   SpinOrbitBlock so{};
-  // The non-zero entries of `so` row by row (each row's in column order, the order the stored matrix sums them): a
-  // loop without a test per entry (the 6 x 6 block has 12 of 36 non-zero).
-  std::array<SpinOrbitEntry, 36> so_entries{};
-  int so_count = 0;
-  void ListSpinOrbitEntries(int norb);
+  // Its non-zero entries in BlockOperator::so_entries, from so_first: a loop without a test per entry (L.S has 12 of
+  // 36).
+  std::int32_t so_first = 0, so_count = 0;
 };
+
+// Appends the non-zero entries of o's spin-orbit block to `entries`, row by row and each row's in column order (the
+// order the stored matrix sums them), and marks where they are in o.
+void ListSpinOrbitEntries(int norb, OnSite *o, std::vector<SpinOrbitEntry> *entries);
 
 // What a product needs of one owned atom besides its neighbours: its on-site terms, and per bond its block and Bloch
 // phase. Atoms of one configuration share one entry.
@@ -66,6 +68,10 @@ struct BlockOperator {
   int bs = 0, norb = 0, spins = 1;
   void (*apply)(const BlockOperator &, PetscInt, const double *, const double *,
                 double *) = nullptr; // the atom kernel for norb, spins (BlockKernels)
+  // The kernel of interior atoms i and i + 1 of one configuration (same terms) at once, where the atoms share their
+  // blocks from the table (an unstrained shell with its block cache); null otherwise.
+  void (*apply_pair)(const BlockOperator &, PetscInt, const double *, double *, double *) = nullptr;
+  bool pairs(PetscInt i) const { return apply_pair && terms_of[i] == terms_of[i + 1]; }
   PetscInt owned = 0, halo = 0;
   // Per owned atom and bond: the neighbour's site (owned, or owned + halo index), -1 dangling; the structure's bonds,
   // shared rather than copied.
@@ -84,6 +90,7 @@ struct BlockOperator {
   std::vector<double> blocks; // norb x norb real blocks, each stored by columns (StoreByColumns)
   std::vector<Complex> phases{Complex(1)};
   std::vector<OnSite> onsites;
+  std::vector<SpinOrbitEntry> so_entries; // the onsites' non-zero spin-orbit entries (OnSite::so_first, so_count)
   // Every atom's own diagonal (norb per owned atom; the onsites then hold only spin-orbit and passivation) when the
   // diagonal differs from atom to atom: under strain (the bonds' on-site corrections) or with a potential on the atoms
   // (Structure::potential, the one place for per-atom on-site terms, HamiltonianBlocks::onsiteTerms).
@@ -120,6 +127,8 @@ struct BlockOperator {
 
 // The kernel of one atom: y_i = (H x)_i from this rank's x (xl) and its halo (xg, null for interior atoms).
 using AtomKernel = void (*)(const BlockOperator &, PetscInt, const double *, const double *, double *);
+// The kernel of interior atoms i and i + 1 at once: y_i into y0, y_{i+1} into y1.
+using AtomPairKernel = void (*)(const BlockOperator &, PetscInt, const double *, double *, double *);
 
 // MATOP_DESTROY of the shell: the halo's star forest, buffers and the operator. Collective.
 PetscErrorCode DestroyBlockOperator(Mat H);

@@ -23,18 +23,28 @@ PetscErrorCode LogProductFlops(const BlockOperator &op) {
 
 // The sweep of a product over the owned atoms: the interior ones while the halo of x arrives, then the boundary ones,
 // in a fixed order whatever the ranks (the fused and the lazy products' sums depend on it). atom(i, xg) computes atom
-// i (xg: the halo part of x, null for interior atoms); ahead(q) runs before the q-th interior atom. The caller holds
-// the arrays; x is this rank's entries of x.
-template <class Atom, class Ahead>
-PetscErrorCode SweepAtoms(const BlockOperator &op, const PetscScalar *x, Atom &&atom, Ahead &&ahead) {
+// i (xg: the halo part of x, null for interior atoms); pair(i) computes interior atoms i and i + 1 where op.pairs(i)
+// (the same terms); ahead(q) runs before the q-th interior atom. The caller holds the arrays; x is this rank's entries
+// of x.
+template <class Atom, class Pair, class Ahead>
+PetscErrorCode SweepAtoms(const BlockOperator &op, const PetscScalar *x, Atom &&atom, Pair &&pair, Ahead &&ahead) {
   PetscScalar *ghost = op.ghost;
   PetscFunctionBeginUser;
   if (op.halo_sf) PetscCall(PetscSFBcastBegin(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
   size_t q = 0;
   for (const auto &[first, end] : op.interior)
-    for (PetscInt i = first; i < end; ++i, ++q) {
+    for (PetscInt i = first; i < end;) {
       ahead(q);
+      if (i + 1 < end && op.pairs(i)) {
+        ahead(q + 1);
+        pair(i);
+        i += 2;
+        q += 2;
+        continue;
+      }
       atom(i, nullptr);
+      ++i;
+      ++q;
     }
   if (op.halo_sf) PetscCall(PetscSFBcastEnd(op.halo_sf, op.unit, x, ghost, MPI_REPLACE));
   const double *xg = reinterpret_cast<const double *>(ghost);
@@ -59,6 +69,11 @@ PetscErrorCode SweepProduct(const BlockOperator &op, Vec x, Vec y, Finish &&fini
       [&](PetscInt i, const double *xg) {
         op.apply(op, i, xl, xg, yd + n * i);
         finish(i, xl, yd);
+      },
+      [&](PetscInt i) {
+        op.apply_pair(op, i, xl, yd + n * i, yd + n * (i + 1));
+        finish(i, xl, yd);
+        finish(i + 1, xl, yd);
       },
       [](size_t) {}));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -224,13 +239,18 @@ PetscErrorCode LazyMultBlockOperator(Mat H, Vec v, Vec w, double a, double s, do
   for (PetscInt i : op->boundary) form(i);
   InteriorAtoms next(op->interior);
   size_t formed = 0;
-  alignas(64) double hx[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
+  alignas(64) double hx[4 * kFullOrbitals], hx1[4 * kFullOrbitals]; // (H x)_i: up to 2 spins x 10 orbitals, complex
   FuseSums acc;
   PetscCall(SweepAtoms(
       *op, wa,
       [&](PetscInt i, const double *xg) {
         op->apply(*op, i, wd, xg, hx);
         FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
+      },
+      [&](PetscInt i) {
+        op->apply_pair(*op, i, wd, hx, hx1);
+        FuseAtom(op->bs, wd + n * i, vd + n * i, b, c, hx, yd + n * i, acc);
+        FuseAtom(op->bs, wd + n * (i + 1), vd + n * (i + 1), b, c, hx1, yd + n * (i + 1), acc);
       },
       [&](size_t q) {
         for (const size_t need = std::min(op->interior_atoms, q + op->lead + 1); formed < need; ++formed) form(next());

@@ -104,12 +104,14 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   }
   op->bonds = s.bonds.share(), op->nbr = op->bonds->data();
   block::BuildBlockTables(s, blocks, op, &op->norm_inf, &op->fro2);
+  if (source == BlockSource::shared && !op->strained && !op->terms_of.empty() && kernel == BlockKernel::tuned)
+    op->apply_pair = block::PairKernelFor(op->norb, op->spins);
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
   PetscCall(CreateShell(comm, s, op, H));
   op->bytes = Capacity(*op->bonds) + Capacity(op->terms) + Capacity(op->terms_of) + Capacity(op->interior) +
               Capacity(op->boundary) + Capacity(op->blocks) + Capacity(op->phases) + Capacity(op->onsites) +
-              Capacity(op->diag) + Capacity(op->potential) + Capacity(op->u) + Capacity(op->material) +
-              Capacity(op->anion) + Capacity(op->rows) +
+              Capacity(op->so_entries) + Capacity(op->diag) + Capacity(op->potential) + Capacity(op->u) +
+              Capacity(op->material) + Capacity(op->anion) + Capacity(op->rows) +
               3.0 * (double)s.halo() * op->bs *
                   sizeof(PetscScalar); // the halo's entries and the star forest's send and receive buffers
   if (bytes) *bytes = op->bytes;
@@ -167,7 +169,8 @@ PetscErrorCode CreateShellOperator(MPI_Comm comm, const Structure &s, const Tigh
 // strained H folds it into each atom's own diagonal, of norb doubles).
 double BlockOperatorCommonBytes(const OperatorCounts &c) {
   const double m = c.materials, anions = (m + 3) * (m + 2) * (m + 1) * m / 24;
-  const double onsite_table = (m + anions + c.dangling_kinds) * sizeof(block::OnSite);
+  const double onsite_table =
+      (m + anions + c.dangling_kinds) * (sizeof(block::OnSite) + 12 * sizeof(block::SpinOrbitEntry));
   return 3 * c.halo * c.rows_per_atom * sizeof(PetscScalar) + onsite_table +
          c.owned * (c.strained    ? c.orbitals * sizeof(double)
                     : c.potential ? sizeof(double)

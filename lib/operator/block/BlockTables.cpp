@@ -168,7 +168,7 @@ private:
     OnSite o;
     o.diag = t.diag, o.passivated = t.passivated, o.passivation = t.passivation, o.spin_orbit = so;
     if (so) o.so = spinOrbitP(t.lambda);
-    if (so) o.ListSpinOrbitEntries(op_->norb);
+    if (so) ListSpinOrbitEntries(op_->norb, &o, &op_->so_entries);
     op_->onsites.push_back(o);
     if (!op_->perAtomOnsite()) { // the norms of the configuration, shared by its atoms
       OnsiteNorms(i);
