@@ -293,7 +293,12 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, R
       for (PetscInt n : b.cells)
         for (int ranks : counts) {
           if (ranks == size) PetscCall(Measure(comm, set, structure, n, b.variants, b.products, b.max_mb, rows));
-          else if (rank == 0) PetscCall(Measure(one, set, structure, n, b.variants, b.products, b.max_mb, rows));
+          else { // rank 0 alone: its error (its message printed) ends every rank, not only the one that waits for it
+            PetscErrorCode err =
+                rank == 0 ? Measure(one, set, structure, n, b.variants, b.products, b.max_mb, rows) : 0;
+            PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, comm));
+            if (err) PetscFunctionReturn(err);
+          }
           PetscCallMPI(MPI_Barrier(comm));
         }
   if (one != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&one));

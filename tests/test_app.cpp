@@ -631,6 +631,24 @@ TEST(App, MisspeltOptionIsNamedBeforeTheWork) {
 // forced here as this machine's CPU gets them) are refused before the solve, in one line saying what to do; the
 // nemo Lanczos does its own vector algebra and is not refused (its deflation there:
 // Lanczos.DeflatesBeyondTheBlasBuffer).
+// bench_operators measures every row on rank 0 alone, then on all ranks: an error in rank 0's run alone (here a set
+// without strain data on the strained dot) ends every rank with its one line, and writes no CSV, instead of leaving
+// the other ranks waiting for it.
+TEST(App, BenchmarkErrorOnRankZeroAloneEndsEveryRank) {
+  TBPETA_ASSERT_RANKS();
+  const fs::path csv = Scratch() / "never.csv";
+  const RunResult r = RunExecutable("bench_operators", 2,
+                                    "-bench_cells 2 -bench_sets vogl1983 -bench_structures strained_dot "
+                                    "-bench_variants shell -bench_products 3 -bench_triad_mb 1 -bench_csv " +
+                                        csv.string());
+  EXPECT_FALSE(r.signalled);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(Without(r.err, "mpiexec")), 1) << r.err;
+  EXPECT_NE(r.err.find("bench_operators: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("vogl1983"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 TEST(App, SlepcSolversBeyondTheBlasLimitAreRefused) {
   TBPETA_ASSERT_RANKS();
   setenv("OPENBLAS_CORETYPE", "Prescott", 1);

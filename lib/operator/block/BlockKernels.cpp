@@ -124,30 +124,57 @@ void ApplyAtom(const BlockOperator &op, PetscInt i, const double *xl, const doub
   std::memcpy(yi, acc, sizeof acc);
 }
 
-// Atoms i and i + 1 at once (interior atoms of one configuration: the same terms, so the same blocks and phases): each
-// block's loads and shuffles serve both, and their rows are summed in the order ApplyAtom sums them (the same bits).
-template <int N, int S>
-void ApplyAtomPair(const BlockOperator &op, PetscInt i, const double *xl, double *y0, double *y1) {
+// The four bonds of atoms i and i + 1 (the same terms) on their row pairs [K0, K1) (and an odd N's last row with Last),
+// those rows held in registers from bond to bond (through memory only around a Bloch phase).
+template <int N, int S, int K0, int K1, bool Last>
+inline void AddPairBonds(const BlockOperator &op, PetscInt i, const AtomTerms &at, const double *xl,
+                         double (*acc0)[N][2], double (*acc1)[N][2]) {
   constexpr size_t n = 2 * N * S;
-  alignas(32) double acc0[S][N][2], acc1[S][N][2], t0[S][N][2], t1[S][N][2];
-  const AtomTerms &at = op.termsOf(i);
-  AddOnsite<N, S, false>(op, i, at, xl + n * i, acc0);
-  AddOnsite<N, S, false>(op, i + 1, at, xl + n * (i + 1), acc1);
+  using Range = RowRange<N, S, K0, K1, Last>;
+  Range r0, r1;
+  r0.Load(acc0);
+  r1.Load(acc1);
   for (int b = 0; b < 4; ++b) {
     const std::int32_t j0 = op.nbr[i][b], j1 = op.nbr[i + 1][b];
     if (j0 < 0) continue; // the same terms: the same dangling bonds
     const double *B = op.blocks.data() + (size_t)at.block[b] * N * N;
     const std::uint8_t ph = at.phase[b];
     if (ph == 0) {
-      AddBlockProductPair<N, S>(B, xl + n * j0, xl + n * j1, acc0, acc1);
+      AddBlockProductPair(B, xl + n * j0, xl + n * j1, r0, r1);
       continue;
     }
-    std::memset(t0, 0, sizeof t0);
-    std::memset(t1, 0, sizeof t1);
-    AddBlockProductPair<N, S>(B, xl + n * j0, xl + n * j1, t0, t1);
-    AddPhased<N, S>(op.phases[ph], t0, acc0);
-    AddPhased<N, S>(op.phases[ph], t1, acc1);
+    Range p0, p1; // zero
+    AddBlockProductPair(B, xl + n * j0, xl + n * j1, p0, p1);
+    alignas(32) double t0[S][N][2], t1[S][N][2];
+    r0.Store(acc0);
+    r1.Store(acc1);
+    p0.Store(t0);
+    p1.Store(t1);
+    AddPhased<N, S>(op.phases[ph], t0, acc0, 2 * K0, Last ? N : 2 * K1);
+    AddPhased<N, S>(op.phases[ph], t1, acc1, 2 * K0, Last ? N : 2 * K1);
+    r0.Load(acc0);
+    r1.Load(acc1);
   }
+  r0.Store(acc0);
+  r1.Store(acc1);
+}
+
+// Atoms i and i + 1 at once (interior atoms of one configuration: the same terms, so the same blocks and phases): each
+// block's loads and shuffles serve both, and each row sums its terms in the order ApplyAtom sums them (the same bits).
+// Their rows stay in registers across the four bonds: all of them, or, where two atoms' rows would not fit the 32
+// vector registers (sp3d5s* with spin: 20 row pairs), the first and the second half in turn (x read twice).
+template <int N, int S>
+void ApplyAtomPair(const BlockOperator &op, PetscInt i, const double *xl, double *y0, double *y1) {
+  constexpr size_t n = 2 * N * S;
+  constexpr int P = N / 2, half = (P + 1) / 2;
+  alignas(32) double acc0[S][N][2], acc1[S][N][2];
+  const AtomTerms &at = op.termsOf(i);
+  AddOnsite<N, S, false>(op, i, at, xl + n * i, acc0);
+  AddOnsite<N, S, false>(op, i + 1, at, xl + n * (i + 1), acc1);
+  if constexpr (2 * S * P > 12) {
+    AddPairBonds<N, S, 0, half, false>(op, i, at, xl, acc0, acc1);
+    AddPairBonds<N, S, half, P, N % 2 == 1>(op, i, at, xl, acc0, acc1);
+  } else AddPairBonds<N, S, 0, P, N % 2 == 1>(op, i, at, xl, acc0, acc1);
   std::memcpy(y0, acc0, sizeof acc0);
   std::memcpy(y1, acc1, sizeof acc1);
 }

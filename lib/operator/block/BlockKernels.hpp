@@ -69,23 +69,32 @@ inline void AddBlockProduct(const double *Bt, const double *x, double (*acc)[N][
   }
 }
 
-// AddBlockProduct for two atoms' x at once (x0 into acc0, x1 into acc1): each pair of B loaded and spread once for
-// both, each accumulator taking its columns in the same order as AddBlockProduct (the same bits). Its 4 S ceil(N/2)
-// accumulators want the 32 vector registers of AVX-512 (ymm16-31).
-template <int N, int S>
-inline void AddBlockProductPair(const double *Bt, const double *x0, const double *x1, double (*acc0)[N][2],
-                                double (*acc1)[N][2]) {
-  constexpr int P = N / 2;
-  Pair4 a0[S][P], a1[S][P];
-  Pair2 last0[S], last1[S];
-  for (int sp = 0; sp < S; ++sp) {
-    std::memcpy(a0[sp], acc0[sp], sizeof a0[sp]);
-    std::memcpy(a1[sp], acc1[sp], sizeof a1[sp]);
-    if constexpr (N % 2) {
-      std::memcpy(&last0[sp], acc0[sp][N - 1], sizeof last0[sp]);
-      std::memcpy(&last1[sp], acc1[sp][N - 1], sizeof last1[sp]);
+// Row pairs [K0, K1) of an atom as the kernels accumulate them, in vector registers, (re, im, re, im) each, and with
+// Last an odd N's last row.
+template <int N, int S, int K0, int K1, bool Last>
+struct RowRange {
+  Pair4 a[S][K1 - K0]{};
+  Pair2 last[S]{};
+  void Load(const double (*acc)[N][2]) {
+    for (int sp = 0; sp < S; ++sp) {
+      std::memcpy(a[sp], acc[sp][2 * K0], sizeof a[sp]);
+      if constexpr (Last) std::memcpy(&last[sp], acc[sp][N - 1], sizeof last[sp]);
     }
   }
+  void Store(double (*acc)[N][2]) const {
+    for (int sp = 0; sp < S; ++sp) {
+      std::memcpy(acc[sp][2 * K0], a[sp], sizeof a[sp]);
+      if constexpr (Last) std::memcpy(acc[sp][N - 1], &last[sp], sizeof last[sp]);
+    }
+  }
+};
+
+// AddBlockProduct's rows of r0 and r1 for two atoms' x at once (x0 into r0, x1 into r1), held in registers: each pair
+// of B loaded and spread once for both, each row taking its columns in the same order as AddBlockProduct (the same
+// bits).
+template <int N, int S, int K0, int K1, bool Last>
+inline void AddBlockProductPair(const double *Bt, const double *x0, const double *x1, RowRange<N, S, K0, K1, Last> &r0,
+                                RowRange<N, S, K0, K1, Last> &r1) {
   for (int c = 0; c < N; ++c) {
     const double *Bc = Bt + c * N;
     Pair2 xc0[S], xc1[S];
@@ -96,29 +105,21 @@ inline void AddBlockProductPair(const double *Bt, const double *x0, const double
       xx0[sp] = __builtin_shufflevector(xc0[sp], xc0[sp], 0, 1, 0, 1);
       xx1[sp] = __builtin_shufflevector(xc1[sp], xc1[sp], 0, 1, 0, 1);
     }
-    for (int k = 0; k < P; ++k) {
+    for (int k = K0; k < K1; ++k) {
       Pair2 b;
       std::memcpy(&b, Bc + 2 * k, sizeof b);
       const Pair4 bb = __builtin_shufflevector(b, b, 0, 0, 1, 1);
       for (int sp = 0; sp < S; ++sp) {
-        a0[sp][k] = Fma(bb, xx0[sp], a0[sp][k]);
-        a1[sp][k] = Fma(bb, xx1[sp], a1[sp][k]);
+        r0.a[sp][k - K0] = Fma(bb, xx0[sp], r0.a[sp][k - K0]);
+        r1.a[sp][k - K0] = Fma(bb, xx1[sp], r1.a[sp][k - K0]);
       }
     }
-    if constexpr (N % 2) {
+    if constexpr (Last) {
       const Pair2 bl = {Bc[N - 1], Bc[N - 1]};
       for (int sp = 0; sp < S; ++sp) {
-        last0[sp] = Fma(bl, xc0[sp], last0[sp]);
-        last1[sp] = Fma(bl, xc1[sp], last1[sp]);
+        r0.last[sp] = Fma(bl, xc0[sp], r0.last[sp]);
+        r1.last[sp] = Fma(bl, xc1[sp], r1.last[sp]);
       }
-    }
-  }
-  for (int sp = 0; sp < S; ++sp) {
-    std::memcpy(acc0[sp], a0[sp], sizeof a0[sp]);
-    std::memcpy(acc1[sp], a1[sp], sizeof a1[sp]);
-    if constexpr (N % 2) {
-      std::memcpy(acc0[sp][N - 1], &last0[sp], sizeof last0[sp]);
-      std::memcpy(acc1[sp][N - 1], &last1[sp], sizeof last1[sp]);
     }
   }
 }
@@ -129,12 +130,12 @@ inline void StoreByColumns(int n, double *B) {
     for (int c = r + 1; c < n; ++c) std::swap(B[r * n + c], B[c * n + r]);
 }
 
-// acc += phase t, each entry an explicit pair of fmas (the same rounding wherever it is inlined).
+// acc += phase t on rows [r0, r1), each entry an explicit pair of fmas (the same rounding wherever it is inlined).
 template <int N, int S>
-inline void AddPhased(Complex phase, const double (*t)[N][2], double (*acc)[N][2]) {
+inline void AddPhased(Complex phase, const double (*t)[N][2], double (*acc)[N][2], int r0 = 0, int r1 = N) {
   const double pr = phase.real(), pi = phase.imag();
   for (int sp = 0; sp < S; ++sp)
-    for (int r = 0; r < N; ++r) {
+    for (int r = r0; r < r1; ++r) {
       acc[sp][r][0] = std::fma(pr, t[sp][r][0], std::fma(-pi, t[sp][r][1], acc[sp][r][0]));
       acc[sp][r][1] = std::fma(pr, t[sp][r][1], std::fma(pi, t[sp][r][0], acc[sp][r][1]));
     }

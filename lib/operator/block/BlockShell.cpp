@@ -104,6 +104,7 @@ PetscErrorCode CreateBlockHamiltonian(MPI_Comm comm, const Structure &s, const T
   }
   op->bonds = s.bonds.share(), op->nbr = op->bonds->data();
   block::BuildBlockTables(s, blocks, op, &op->norm_inf, &op->fro2);
+  op->so_entries.shrink_to_fit(); // 12 per configuration, as the preflight counts them
   if (source == BlockSource::shared && !op->strained && !op->terms_of.empty() && kernel == BlockKernel::tuned)
     op->apply_pair = block::PairKernelFor(op->norb, op->spins);
   PetscCheck(op->phases.size() <= 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than 255 distinct Bloch phases");
