@@ -38,7 +38,7 @@ PetscErrorCode FmaPeakGFlops(MPI_Comm comm, double seconds, double *gflops) {
   double dt = 0, best = 1e30;
   PetscCall(TimeOnRanks(comm, run, &dt)); // the length of a run of about `seconds`, from a short one
   iters = std::max(1L, (long)((double)iters * seconds / std::max(dt, 1e-6)));
-  for (int rep = 0; rep < 5; ++rep) {
+  for (int rep = 0; rep < 3; ++rep) {
     PetscCall(TimeOnRanks(comm, run, &dt));
     best = std::min(best, dt);
   }

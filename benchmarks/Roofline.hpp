@@ -12,7 +12,7 @@
 namespace tbpeta::bench {
 
 // GFlop/s of a kept loop of independent 4-lane fmas (the width of the block kernels' Pair4), on every rank of comm at
-// once (the sum over the ranks: a shared core or a throttled chip shows). Best of 5 runs of about `seconds`.
+// once (the sum over the ranks: a shared core or a throttled chip shows). Best of 3 runs of about `seconds`.
 // Compiled with the kernels' flags (-O3 -march=native). Collective.
 PetscErrorCode FmaPeakGFlops(MPI_Comm comm, double seconds, double *gflops);
 

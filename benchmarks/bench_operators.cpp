@@ -280,7 +280,7 @@ PetscErrorCode MeasureAll(MPI_Comm comm, const BenchSettings &b, std::map<int, R
     double m[2] = {0, 0}; // triad GB/s, FMA GFlop/s
     const MPI_Comm on = ranks == size ? comm : one;
     if (on != MPI_COMM_NULL) PetscCall(TriadGBs(on, b.triad_mb, &m[0]));
-    if (on != MPI_COMM_NULL) PetscCall(FmaPeakGFlops(on, 0.2, &m[1]));
+    if (on != MPI_COMM_NULL) PetscCall(FmaPeakGFlops(on, 0.05, &m[1]));
     PetscCallMPI(MPI_Bcast(m, 2, MPI_DOUBLE, 0, comm));
     (*roof)[ranks] = Roofline{m[1], m[0]};
     PetscCall(PetscPrintf(comm,
