@@ -3,6 +3,7 @@
 #include <petscsys.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 #include "operator/Hamiltonian.hpp"
 #include "solvers/DenseSpectrum.hpp"
 #include "solvers/EigenSolve.hpp"
+#include "test_support.hpp"
 
 namespace tbpeta::test {
 
@@ -54,6 +56,25 @@ inline void DisplaceAtoms(Structure *s) {
       s->displacement[i][c] = 0.012 * ((double)(z & 0xffff) / 32768.0 - 1.0);
     }
   }
+}
+
+// y = H x for H of `kind` with its own options as on the command line (e.g. "shell", "-shell_block_cache 0") and x the
+// hashed vector (HashedVector); `adjust` may change the built operator before the product.
+inline PetscErrorCode HashedProduct(const TightBindingSystem &sys, const std::string &kind, const std::string &options,
+                                    Vec *y, const std::function<PetscErrorCode(Mat)> &adjust = nullptr) {
+  HamiltonianOptions opts;
+  Mat H;
+  Vec x;
+  PetscFunctionBeginUser;
+  PetscCall(HamiltonianOptionsOf(kind, options, &opts));
+  PetscCall(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, &H));
+  if (adjust) PetscCall(adjust(H));
+  PetscCall(HashedVector(H, &x));
+  PetscCall(VecDuplicate(x, y));
+  PetscCall(MatMult(H, x, *y));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(0);
 }
 
 // Every eigenvalue of the system's H (small systems only).

@@ -437,26 +437,19 @@ TEST(BlockHamiltonian, PreflightEstimatesMatchTheBuiltObjects) {
 
 namespace {
 
-// The product of the shell of the system with its own options (`shell_options`), on the hashed vector; `single`: every
-// atom by itself (the kernel of two atoms at once switched off).
-PetscErrorCode ShellProduct(const TightBindingSystem &sys, const char *shell_options, Vec *y, bool single = false) {
-  HamiltonianOptions opts;
-  Mat H;
-  Vec x;
-  PetscFunctionBeginUser;
-  PetscCall(HamiltonianOptionsOf("shell", shell_options, &opts));
-  PetscCall(CreateHamiltonian(PETSC_COMM_WORLD, sys.structure, sys.model, sys.spec.cell.k, opts, &H, false));
-  if (single) {
+// The product of the shell of the system with its own options on the hashed vector; `single`: every atom by itself (the
+// kernel of two atoms at once switched off).
+PetscErrorCode ShellProduct(const TightBindingSystem &sys, const std::string &shell_options, Vec *y,
+                            bool single = false) {
+  const auto one_by_one = [](Mat H) -> PetscErrorCode {
     block::BlockOperator *op;
+    PetscFunctionBeginUser;
     PetscCall(MatShellGetContext(H, &op));
     op->apply_pair = nullptr;
-  }
-  PetscCall(tbpeta::test::HashedVector(H, &x));
-  PetscCall(VecDuplicate(x, y));
-  PetscCall(MatMult(H, x, *y));
-  PetscCall(VecDestroy(&x));
-  PetscCall(MatDestroy(&H));
-  PetscFunctionReturn(0);
+    PetscFunctionReturn(0);
+  };
+  return tbpeta::test::HashedProduct(sys, "shell", shell_options, y,
+                                     single ? std::function<PetscErrorCode(Mat)>(one_by_one) : nullptr);
 }
 
 // The tuned kernel's products equal the reference kernel's (the kernel before its tuning) to 1e-13 relative in the
@@ -472,7 +465,7 @@ void ExpectTunedKernelEqualsReference(const std::string &options, bool displaced
     for (const char *cache : {"", "-shell_block_cache 0 "}) {
       Vec tuned, reference;
       ASSERT_EQ(ShellProduct(sys, cache, &tuned), 0);
-      ASSERT_EQ(ShellProduct(sys, (std::string(cache) + "-shell_kernel reference").c_str(), &reference), 0);
+      ASSERT_EQ(ShellProduct(sys, std::string(cache) + "-shell_kernel reference", &reference), 0);
       PetscReal scale, diff;
       VecNorm(reference, NORM_INFINITY, &scale);
       VecAXPY(tuned, -1.0, reference);
