@@ -723,6 +723,32 @@ TEST(App, CrashNamesItsPhaseAndKeepsTheCheckpoint) {
   fs::remove(ck);
 }
 
+// The tuned shell kernel solves as the reference one (-shell_kernel reference, the kernel before it was tuned): the
+// same levels to 1e-10 eV and converged residuals, on the quick start and on a relaxed dot (strained bonds), 2 ranks.
+TEST(App, TunedKernelSolvesAsTheReference) {
+  TBPETA_ASSERT_RANKS();
+  const std::string dir = std::string(TBPETA_TEST_SOURCE_DIR) + "/options/";
+  const std::string cases[] = {"-options_file " + dir + "quickstart.opts -hamiltonian shell",
+                               "-options_file " + dir +
+                                   "strained-dot.opts -cells 6,6,5 -dot_radius 1.4 "
+                                   "-dot_center 1.696,1.696,1.4133 -piezo none"};
+  for (const std::string &args : cases) {
+    SCOPED_TRACE(args);
+    const fs::path tuned = Scratch() / "tuned.h5", reference = Scratch() / "reference.h5";
+    const RunResult a = RunTbpeta(2, args + " -shell_kernel tuned -output " + tuned.string());
+    const RunResult b = RunTbpeta(2, args + " -shell_kernel reference -output " + reference.string());
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + tuned.string() +
+                           "'); b=h5py.File('" + reference.string() +
+                           "'); assert a['eigenvalues'].shape == b['eigenvalues'].shape == (8,); "
+                           "assert np.abs(a['eigenvalues'][:]-b['eigenvalues'][:]).max() < 1e-10; "
+                           "assert a['states/residuals'][:].max() < 1e-8 and b['states/residuals'][:].max() < 1e-8\"";
+    EXPECT_EQ(std::system(py.c_str()), 0);
+    for (const fs::path &h5 : {tuned, reference}) fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+  }
+}
+
 // The dot shapes' refusals, each in one line naming the option or FILE:line, with nothing written.
 TEST(App, BadInputDotsGetOneLine) {
   const std::string c = "-params vogl1983 -cells 10,10,6 -periodic 1,1,0 -dot_material InAs ";
