@@ -19,6 +19,7 @@ static const char help[] = "tbpeta: electronic states of semiconductor nanostruc
 #include "optics/MomentumElements.hpp"
 #include "solvers/SolverTraits.hpp"
 #include "application/RunOutput.hpp"
+#include "application/StatesReport.hpp"
 #include "application/FieldsSummary.hpp"
 #include "application/StrainSummary.hpp"
 #include "application/SystemSummary.hpp"
@@ -174,9 +175,6 @@ PetscErrorCode Solve(MPI_Comm comm, const RunSettings &rs, EPS eps, Mat H, Eigen
                         " iterations, %" PetscInt_FMT " products of H, %.3f s\n",
                         states->solver.c_str(), states->values.size(), states->requested, states->iterations,
                         states->products, states->seconds));
-  PetscCall(PetscPrintf(comm, "  %5s  %14s  %12s\n", "state", "E (eV)", "||Hx-Ex||"));
-  for (size_t i = 0; i < states->values.size(); ++i)
-    PetscCall(PetscPrintf(comm, "  %5zu  %14.8f  %12.3e\n", i, states->values[i], states->residuals[i]));
   PetscFunctionReturn(0);
 }
 
@@ -187,6 +185,8 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   EigenStates states;
   SystemStrain strain;
   SystemFields fields;
+  HostGap gap;
+  StateBinding binding;
   RunResults results(rs.sys); // what -output writes, each stage's part added where it runs
   double peak_max, peak_sum;
   PetscFunctionBeginUser;
@@ -222,6 +222,8 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(ComputeSystemFields(comm, &rs.sys, &strain, &fields));
   PetscCall(CheckInterrupted(comm, "the potentials on the atoms"));
   results.Add([&] { return FieldsOutput(fields); });
+  // The host's gap for the states' binding, computed before H so that -mat_view shows H, the last matrix assembled.
+  if (rs.solve && !rs.compare && !rs.sys.nano.regions().empty()) PetscCall(ComputeHostGap(comm, rs.sys, &gap));
   if (rs.solve) {
     PetscCall(CreateHamiltonian(comm, rs.sys.structure, rs.sys.model, rs.sys.spec.cell.k, rs.hopts, H.out()));
     PetscCall(CheckInterrupted(comm, "building H"));
@@ -231,7 +233,11 @@ PetscErrorCode Run(MPI_Comm comm, int *) {
   PetscCall(PrintFieldsSummary(comm, rs.sys, fields));
   if (!rs.solve) states.solver = "none (-solve false)";
   else if (rs.compare) PetscCall(Compare(comm, rs, H, &states, &results));
-  else PetscCall(Solve(comm, rs, eps, H, &states));
+  else {
+    PetscCall(Solve(comm, rs, eps, H, &states));
+    PetscCall(ReportStates(comm, rs.sys, eps, states, gap, &binding));
+    results.SetBinding(binding);
+  }
   results.SetStates(states, eps);
   if (rs.solve && !rs.compare) PetscCall(ReportOptics(comm, rs.optics, rs.sys, H, eps, states, rs.midgap(), &results));
   PetscCall(WriteRunOutput(comm, rs.output, results));

@@ -749,6 +749,36 @@ TEST(App, TunedKernelSolvesAsTheReference) {
   }
 }
 
+// The states table and file say whether each state is the dot's: the quick start's sphere binds nothing (a warning,
+// states/bound all 0, and the fraction of each state on the sphere's atoms); a structure without a region has neither
+// the columns nor the warning, and its file neither dataset.
+TEST(App, StatesSayWhetherTheyAreBound) {
+  TBPETA_ASSERT_RANKS();
+  const fs::path h5 = Scratch() / "bound.h5";
+  const RunResult r = RunTbpeta(2, "-options_file " + std::string(TBPETA_TEST_SOURCE_DIR) +
+                                       "/options/quickstart.opts -output " + h5.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("||Hx-Ex||  in dot  bound\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tbpeta: warning: not bound to the dot: 4 of 4 electron states at or above the host's "
+                       "conduction-band minimum 1.4212 eV (G), 4 of 4 hole states"),
+            std::string::npos)
+      << r.out;
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; f=h5py.File('" + h5.string() +
+                         "'); b=f['states/bound']; d=f['states/dot_fraction']; assert b.dtype == np.int8 and "
+                         "b.shape == (8,) and (b[:] == 0).all(); assert d.dtype == np.float64 and d.shape == (8,); "
+                         "assert (d[:] > 0.5).all() and (d[:] < 0.75).all()\"";
+  EXPECT_EQ(std::system(py.c_str()), 0);
+  const RunResult bulk =
+      RunTbpeta(1, "-cells 2,2,2 -params vogl1983 -eps_type lapack -eps_nev 4 -output " + h5.string());
+  ASSERT_EQ(bulk.exit_code, 0) << bulk.err;
+  EXPECT_EQ(bulk.out.find("in dot"), std::string::npos) << bulk.out;
+  EXPECT_EQ(bulk.out.find("not bound"), std::string::npos) << bulk.out;
+  const std::string py2 = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
+                          "'); assert 'bound' not in f['states'] and 'dot_fraction' not in f['states']\"";
+  EXPECT_EQ(std::system(py2.c_str()), 0);
+  fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+}
+
 // The dot shapes' refusals, each in one line naming the option or FILE:line, with nothing written.
 TEST(App, BadInputDotsGetOneLine) {
   const std::string c = "-params vogl1983 -cells 10,10,6 -periodic 1,1,0 -dot_material InAs ";

@@ -11,6 +11,7 @@
 #include "operator/BondCommutator.hpp"
 #include "operator/HamiltonianBlocks.hpp"
 #include "model/StrainedBonds.hpp"
+#include "optics/BoundStates.hpp"
 #include "optics/MomentumElements.hpp"
 #include "optics/OpticalTransitions.hpp"
 #include "strain/SystemRelaxation.hpp"
@@ -384,5 +385,85 @@ TEST(Optics, TransitionsAgreeAcrossPartitionsAndOperators) {
             << runs[r].first << " " << runs[r].second << " transition " << n << " " << kPolarisationNames[e];
     }
   }
+  PetscOptionsClear(nullptr);
+}
+
+namespace {
+
+// The states nearest the gap of a dot (nemo3d, an open box, no strain), each rank count alike, and whether each is the
+// dot's.
+struct BoundRun {
+  TightBindingSystem sys;
+  Mat H = nullptr;
+  EPS eps = nullptr;
+  EigenStates states;
+  HostGap gap;
+  StateBinding binding;
+  ~BoundRun() {
+    EPSDestroy(&eps);
+    MatDestroy(&H);
+  }
+  PetscErrorCode Run(const std::string &structure) {
+    PetscFunctionBeginUser;
+    PetscCall(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material GaAs -periodic 0,0,0 " + structure, &sys));
+    PetscCall(tbpeta::test::MakeOperator(sys, "shell", &H));
+    PetscCall(ComputeHostGap(PETSC_COMM_WORLD, sys, &gap));
+    PetscCall(tbpeta::test::SolveWith(H, gap.centre(), "-eps_type nemo -eps_nev 4 -eps_nemo_valence 2", &states,
+                                      nullptr, &eps));
+    PetscCall(BindStates(PETSC_COMM_WORLD, sys, eps, states, gap, &binding));
+    PetscFunctionReturn(0);
+  }
+};
+
+} // namespace
+
+// The host's gap from its bulk bands: silicon's is indirect, its minimum at 0.81 of Gamma-X, 1.131178 eV above the
+// valence-band maximum in nemo3d (tbpeta-bands, docs/solvers.md); the cubic cell at Gamma alone would give 1.34 eV.
+TEST(Optics, HostGapIsTheBulkBandEdges) {
+  TightBindingSystem si;
+  HostGap gap;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, "-params nemo3d -material Si -cells 1,1,1", &si), 0);
+  ASSERT_EQ(ComputeHostGap(PETSC_COMM_WORLD, si, &gap), 0);
+  EXPECT_NEAR(gap.vbm, 0.0, 1e-5);
+  EXPECT_NEAR(gap.cbm, 1.131178, 1e-5);
+  EXPECT_NE(gap.cbm_where.find("G-X"), std::string::npos) << gap.cbm_where;
+  PetscOptionsClear(nullptr);
+}
+
+// A tiny InAs sphere (radius 1 nm) in a 2.3 nm GaAs box: its electrons lie above the host's conduction-band minimum,
+// states of the box that the dot perturbs, not bound; an unstrained InAs lens (4 nm x 1.5 nm on a 2-monolayer wetting
+// layer) binds its lowest electron and hole, most of their density on the dot's atoms. The fractions are the same on
+// every rank count.
+TEST(Optics, BoundStatesAreTheDotsOwn) {
+  TBPETA_ASSERT_RANKS();
+  {
+    BoundRun sphere;
+    ASSERT_EQ(sphere.Run("-cells 4,4,4 -dot_material InAs -dot_shape sphere -dot_radius 1.0"), 0);
+    ASSERT_EQ(sphere.states.values.size(), 4u);
+    EXPECT_NEAR(sphere.gap.cbm, 1.4212, 1e-4);
+    for (size_t k = 2; k < 4; ++k) {
+      EXPECT_GT(sphere.states.values[k], sphere.gap.cbm);
+      EXPECT_EQ(sphere.binding.bound[k], 0);
+    }
+    EXPECT_EQ(sphere.binding.electrons, 2);
+    EXPECT_EQ(sphere.binding.bound_electrons, 0);
+  }
+  BoundRun lens;
+  ASSERT_EQ(lens.Run("-cells 10,10,6 -dot_material InAs -dot_shape lens -dot_diameter 4 -dot_height 1.5 "
+                     "-dot_wetting_layers 2"),
+            0);
+  ASSERT_EQ(lens.states.values.size(), 4u);
+  ASSERT_EQ(lens.binding.dot_fraction.size(), 4u);
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(lens.binding.bound[k], 1) << k;
+    EXPECT_GT(lens.binding.dot_fraction[k], 0.5) << k;
+    EXPECT_LT(lens.binding.dot_fraction[k], 1.0) << k;
+  }
+  EXPECT_GT(lens.states.values[2], lens.gap.centre());
+  EXPECT_LT(lens.states.values[2], lens.gap.cbm);
+  EXPECT_GT(lens.states.values[1], lens.gap.vbm);
+  // the same fractions on 1, 2 and 3 ranks (measured on 1: 0.746871981816 and 0.670056479193)
+  EXPECT_NEAR(lens.binding.dot_fraction[0], 0.746871981816, 1e-9);
+  EXPECT_NEAR(lens.binding.dot_fraction[2], 0.670056479193, 1e-9);
   PetscOptionsClear(nullptr);
 }

@@ -127,6 +127,10 @@ PetscErrorCode WriteRunOutput(MPI_Comm comm, const RunOutputOptions &opts, const
   StatesForOutput out;
   out.eigenvalues = states.values, out.residuals = states.residuals, out.block_size = sys.model.blockSize(),
   out.write_vectors = opts.write_vectors;
+  if (const StateBinding *binding = results.binding()) {
+    out.dot_fraction = binding->dot_fraction;
+    out.bound = binding->bound;
+  }
   Progress progress("output");
   CrashPhase phase("writing " + opts.path);
   if (eps && states.vectors)

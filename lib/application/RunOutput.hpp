@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/TightBindingSystem.hpp"
+#include "optics/BoundStates.hpp"
 #include "solvers/EigenStates.hpp"
 #include "support/ResultsPart.hpp"
 
@@ -39,6 +40,9 @@ public:
   // The run's states and the solver that holds their eigenvectors (nullptr: none): states/, solver/ and the root
   // attribute `solver`.
   void SetStates(const EigenStates &states, EPS eps) { states_ = &states, eps_ = eps; }
+  // Whether each state is the dot's (states/dot_fraction, states/bound); it must outlive the bundle.
+  void SetBinding(const StateBinding &binding) { binding_ = &binding; }
+  const StateBinding *binding() const { return binding_; }
 
   const TightBindingSystem &system() const { return *sys_; }
   const EigenStates &states() const;
@@ -50,6 +54,7 @@ private:
   const TightBindingSystem *sys_;
   const EigenStates *states_ = nullptr;
   EPS eps_ = nullptr;
+  const StateBinding *binding_ = nullptr;
   std::vector<std::variant<ResultsPart, std::function<ResultsPart()>>> parts_;
 };
 

@@ -45,11 +45,11 @@ std::string DirectionName(KPoint d) {
 namespace {
 
 // The lowest conduction sample, then a golden-section search over its neighbours along the path; a minimum at a corner
-// (within the search tolerance) is reported at the corner. *s: the path coordinate (in samples).
+// (within the search tolerance) is reported at the corner. *s: the path coordinate (in samples), found to `tolerance`.
 PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &path,
                                      const std::vector<PathSample> &samples,
-                                     const std::vector<std::vector<double>> &energies, double *s, double *ec,
-                                     bool *at_corner) {
+                                     const std::vector<std::vector<double>> &energies, double tolerance, double *s,
+                                     double *ec, bool *at_corner) {
   const int nval = bands.valenceBands(), n = path.points_per_segment;
   PetscFunctionBeginUser;
   size_t jmin = 0;
@@ -67,7 +67,7 @@ PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &pat
   double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo), f1 = 0, f2 = 0;
   PetscCall(conduction(x1, &f1));
   PetscCall(conduction(x2, &f2));
-  while (hi - lo > 1e-7) {
+  while (hi - lo > tolerance) {
     if (f1 < f2) {
       hi = x2, x2 = x1, f2 = f1;
       x1 = hi - phi * (hi - lo);
@@ -169,7 +169,7 @@ PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const 
   a.vbm = e[nval - 1];
   a.gamma_gap = e[nval] - a.vbm;
   a.delta_so = bands.model().spin_orbit ? a.vbm - e[nval - 5] : 0;
-  PetscCall(FindConductionMinimum(bands, path, samples, energies, &s_best, &e_best, &at_corner));
+  PetscCall(FindConductionMinimum(bands, path, samples, energies, 1e-7, &s_best, &e_best, &at_corner));
   const PathPosition pos = PositionOnPath(path, s_best);
   a.cbm = e_best;
   a.cbm_k = pos.k;
@@ -179,6 +179,22 @@ PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const 
   PetscCall(ElectronMasses(bands, CbmDirections(path, s_best, at_corner, a.cbm_k, &a.cbm_where), &a));
   PetscCall(HoleMasses(bands, &a));
   *out = a;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FindBandEdges(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples,
+                             const std::vector<std::vector<double>> &energies, double *vbm, double *cbm,
+                             std::string *cbm_where) {
+  std::vector<double> e;
+  double s = 0;
+  bool at_corner = false;
+  PetscFunctionBeginUser;
+  PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "bands and samples do not match");
+  PetscCall(bands.At({0, 0, 0}, &e));
+  *vbm = e[bands.valenceBands() - 1];
+  PetscCall(FindConductionMinimum(bands, path, samples, energies, 1e-4, &s, cbm, &at_corner));
+  (void)CbmDirections(path, s, at_corner, PositionOnPath(path, s).k, cbm_where);
   PetscFunctionReturn(0);
 }
 

@@ -43,6 +43,12 @@ struct BandAnalysis {
 PetscErrorCode AnalyzeBands(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples,
                             const std::vector<std::vector<double>> &energies, BandAnalysis *analysis);
 
+// The band edges alone, without the masses: the VBM at Gamma and the CBM along the path, its position found to 1e-4 of
+// a sample's spacing, and where it lies (as BandAnalysis::cbm_where). Not collective.
+PetscErrorCode FindBandEdges(const BulkBands &bands, const BandPath &path, const std::vector<PathSample> &samples,
+                             const std::vector<std::vector<double>> &energies, double *vbm, double *cbm,
+                             std::string *cbm_where);
+
 // "[100]"-style name of a direction when it is a small-integer direction, else "(x, y, z)".
 std::string DirectionName(KPoint direction);
 

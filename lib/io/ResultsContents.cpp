@@ -161,18 +161,32 @@ PetscErrorCode PrepareMetadata(MPI_Comm comm, const StatesForOutput &states, con
   PetscCallMPI(MPI_Bcast(&n_eigenvalues, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
   d->n_eigenvalues = n_eigenvalues;
   d->order.resize(n_eigenvalues);
+  int present[2] = {!states.dot_fraction.empty(), !states.bound.empty()}; // rank 0's
+  PetscCallMPI(MPI_Bcast(present, 2, MPI_INT, 0, comm));
+  d->has_dot_fraction = present[0] && n_eigenvalues;
+  d->has_bound = present[1] && n_eigenvalues;
   if (rank == 0) {
-    if (states.residuals.size() != states.eigenvalues.size())
-      problem = "WriteResults: " + std::to_string(states.residuals.size()) + " residuals for " +
-                std::to_string(states.eigenvalues.size()) + " eigenvalues";
+    const size_t n = states.eigenvalues.size();
+    if (states.residuals.size() != n)
+      problem = "WriteResults: " + std::to_string(states.residuals.size()) + " residuals for " + std::to_string(n) +
+                " eigenvalues";
+    else if (!states.dot_fraction.empty() && states.dot_fraction.size() != n)
+      problem = "WriteResults: " + std::to_string(states.dot_fraction.size()) + " dot fractions for " +
+                std::to_string(n) + " eigenvalues";
+    else if (!states.bound.empty() && states.bound.size() != n)
+      problem = "WriteResults: " + std::to_string(states.bound.size()) + " bound flags for " + std::to_string(n) +
+                " eigenvalues";
     else {
       std::iota(d->order.begin(), d->order.end(), 0ULL);
       std::stable_sort(d->order.begin(), d->order.end(), [&](auto a, auto b) {
         return std::isnan(states.eigenvalues[b]) ? !std::isnan(states.eigenvalues[a])
                                                  : states.eigenvalues[a] < states.eigenvalues[b];
       });
-      for (auto k : d->order)
+      for (auto k : d->order) {
         d->eigenvalues.push_back(states.eigenvalues[k]), d->residuals.push_back(states.residuals[k]);
+        if (!states.dot_fraction.empty()) d->dot_fraction.push_back(states.dot_fraction[k]);
+        if (!states.bound.empty()) d->bound.push_back(states.bound[k]);
+      }
     }
     d->tables.assign(tables.begin(), tables.end());
     std::set<std::string> taken{"eigenvalues", "states", "structure", "solver"};

@@ -16,10 +16,13 @@ namespace tbpeta {
 
 // The data to write, validated and in file order.
 struct ResultsContents {
-  std::string path;                           // final name (for messages)
-  std::string h5_name;                        // its last component (the XDMF file refers to it)
-  std::vector<double> eigenvalues, residuals; // sorted; rank 0 only
-  std::vector<unsigned long long> order;      // file position -> caller's index of each state
+  std::string path;                                 // final name (for messages)
+  std::string h5_name;                              // its last component (the XDMF file refers to it)
+  std::vector<double> eigenvalues, residuals;       // sorted; rank 0 only
+  std::vector<double> dot_fraction;                 // sorted; rank 0 only
+  std::vector<signed char> bound;                   // sorted; rank 0 only
+  bool has_dot_fraction = false, has_bound = false; // on every rank
+  std::vector<unsigned long long> order;            // file position -> caller's index of each state
   hsize_t n_eigenvalues = 0, total_atoms = 0;
   RowSelection sel;              // owned canonical indices, ascending
   std::vector<double> positions; // 3 per row, in `sel.rows` order

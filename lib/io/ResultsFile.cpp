@@ -111,6 +111,12 @@ PetscErrorCode WriteStates(const Hdf5Writing &w, const ResultsContents &d, const
       w.Check(group.Reset(H5Gcreate2(file, "states", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), "H5Gcreate2 of states"));
   PetscCall(w.Dataset(group.get(), "residuals", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr,
                       d.residuals.data(), dxpl));
+  if (d.has_dot_fraction)
+    PetscCall(w.Dataset(group.get(), "dot_fraction", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, d.n_eigenvalues, 0, nullptr,
+                        d.dot_fraction.data(), dxpl));
+  if (d.has_bound)
+    PetscCall(w.Dataset(group.get(), "bound", H5T_STD_I8LE, H5T_NATIVE_SCHAR, d.n_eigenvalues, 0, nullptr,
+                        d.bound.data(), dxpl));
   if (d.has_vectors) {
     const PetscInt owned = (PetscInt)canonical_index.size(), total = (PetscInt)d.total_atoms;
     OwnedVec x, owned_density;

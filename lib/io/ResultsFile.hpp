@@ -3,6 +3,8 @@
 // (XdmfFile) with which ParaView opens the atoms as a point cloud. Layout of the HDF5 file:
 //   /eigenvalues           float64 (n,)     eV, ascending
 //   /states/residuals      float64 (n,)     ||Hx - lambda x|| of each state, same order as the eigenvalues
+//   /states/dot_fraction   float64 (n,)     the fraction of each state's density on the dot's atoms (when given)
+//   /states/bound          int8    (n,)     1: the state's energy lies in the host's gap (when given)
 //   /states/density        float64 (n,N)    |psi|^2 summed over the rows of each atom (rows of unit vectors sum to 1);
 //                                           whenever the solver returned eigenvectors
 //   /states/vectors        float64 (n,R,2)  the eigenvectors (real, imaginary part), R = N * block_size rows in the

@@ -32,6 +32,8 @@ struct AtomsForOutput {
 struct StatesForOutput {
   std::span<const double> eigenvalues;
   std::span<const double> residuals;
+  std::span<const double> dot_fraction;              // empty: not written; else one per state (states/dot_fraction)
+  std::span<const signed char> bound;                // empty: not written; else one per state, 0 or 1 (states/bound)
   std::function<PetscErrorCode(size_t, Vec)> vector; // empty: no eigenvectors (no density either)
   PetscInt block_size = 0;
   bool write_vectors = false; // also write states/vectors (n x rows x 16 bytes)

@@ -25,6 +25,7 @@ PetscErrorCode GetLogEvents(const LogEvents **events) {
     PetscCall(PetscLogEventRegister("TbFields", ev.classid, &ev.fields));
     PetscCall(PetscLogEventRegister("TbPoisson", ev.classid, &ev.poisson));
     PetscCall(PetscLogEventRegister("TbMomentum", ev.classid, &ev.momentum));
+    PetscCall(PetscLogEventRegister("TbBinding", ev.classid, &ev.binding));
     registered = true;
   }
   *events = &ev;

@@ -23,6 +23,7 @@ struct LogEvents {
   PetscLogEvent fields = 0;          // the potentials on the atoms: polarisation, Poisson, applied field
   PetscLogEvent poisson = 0;         // the polarisation's Poisson problem: grid, deposition, assembly, KSP solve
   PetscLogEvent momentum = 0;        // the momentum matrix elements of the optical transitions (products of [H, r])
+  PetscLogEvent binding = 0;         // whether the states are the dot's: the host's bulk gap, the dot fractions
 };
 
 // Registers the events once (idempotent) and returns them.
