@@ -190,7 +190,8 @@ void ExpectOneLineError(int ranks, const std::string &args, const std::string &m
 
 // The relaxation's refusals: a material without Keating constants, a set without strained tight-binding data, an
 // unknown on-site correction, a negative alpha, padding on a periodic axis or
-// negative, an unknown model, a held bottom plane on a periodic z, a relaxation stopped before its tolerance.
+// negative, an unknown model, a held bottom plane on a periodic z, an unknown -strain_lateral or a periodic one without
+// room around the open box, a relaxation stopped before its tolerance.
 TEST(App, BadInputStrain) {
   const std::string dot =
       "-cells 2,2,2 -periodic 0,0,0 -dot_material InAs -dot_radius 0.4 -eps_type krylovschur -eps_nev 2 ";
@@ -206,6 +207,9 @@ TEST(App, BadInputStrain) {
   ExpectOneLineError(1, dot + "-strain keating -strain_pad_cells 0,-1,0", "-strain_pad_cells");
   ExpectOneLineError(1, dot + "-strain vff", "-strain: 'vff' is not allowed");
   ExpectOneLineError(1, "-cells 2,2,2 -periodic 0,0,1 -strain keating -strain_fix zmin", "-strain_fix zmin");
+  ExpectOneLineError(1, dot + "-strain keating -strain_lateral sideways", "-strain_lateral: 'sideways' is not allowed");
+  ExpectOneLineError(2, dot + "-strain keating -strain_lateral periodic -strain_pad_cells 2,0,1",
+                     "-strain_lateral periodic: the strain domain needs room around the open electronic box along y");
   ExpectOneLineError(2, dot + "-strain keating -strain_snes_max_it 3", "-strain_allow_unconverged");
 }
 

@@ -333,6 +333,41 @@ TEST(Strain, SameAtomsOnAnyRanksAndPartition) {
   }
 }
 
+// A wetting layer alone (2 monolayers of InAs on a held GaAs substrate plane) in an open electronic box whose padded
+// strain domain repeats laterally (-strain_lateral periodic): the layer continues through the domain, so it is
+// pseudomorphic everywhere, at the electronic box's edge as at its centre: in-plane strain (a_GaAs - a_InAs)/a_InAs
+// to 1e-4. With free lateral faces the same layer relaxes towards them, and its edge is not.
+TEST(Strain, LaterallyPeriodicDomainKeepsAWettingLayerPseudomorphic) {
+  TBPETA_ASSERT_RANKS();
+  const std::string layer =
+      "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0 -dot_material InAs -dot_shape dome -dot_radius 0.01 "
+      "-dot_wetting_layers 2 -dot_center 1.1306,1.1306,0.8480 -strain keating -strain_pad_cells 2,2,1 "
+      "-strain_fix zmin -strain_snes_atol 1e-6 ";
+  for (const char *lateral : {"periodic", "free"}) {
+    SCOPED_TRACE(lateral);
+    TightBindingSystem sys;
+    RelaxationReport r;
+    SystemStrain fields;
+    ASSERT_EQ(Relaxed(PETSC_COMM_WORLD, layer + "-strain_lateral " + lateral, &sys, &r, &fields), 0);
+    ASSERT_TRUE(r.converged);
+    const double pseudomorphic = sys.model.materials[0].a_lattice / sys.model.materials[1].a_lattice - 1;
+    double worst[2] = {0, 0}; // largest |e_xx - pseudomorphic|, |e_yy - pseudomorphic| over the layer's cations
+    int count = 0;
+    for (PetscInt i = 0; i < sys.structure.owned; ++i) {
+      if (sys.structure.material[i] != 1 || sys.structure.sublattice(i) != Sublattice::cation) continue;
+      for (int c = 0; c < 2; ++c) worst[c] = std::max(worst[c], std::fabs(fields.tensors[i][c] - pseudomorphic));
+      ++count;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD);
+    EXPECT_EQ(count, 2 * 4 * 4 * 2); // 2 monolayers x 4 x 4 cells x 2 cations per cell and monolayer
+    if (std::string(lateral) == "periodic") {
+      EXPECT_LT(worst[0], 1e-4);
+      EXPECT_LT(worst[1], 1e-4);
+    } else EXPECT_GT(std::max(worst[0], worst[1]), 1e-3);
+  }
+}
+
 // The electronic box relaxed inside a padded strain domain has the displacements of the same atoms of a larger box.
 TEST(Strain, PaddedDomainEqualsLargerBox) {
   TBPETA_ASSERT_RANKS();

@@ -40,9 +40,13 @@ PetscErrorCode PiezoFromOptions(MPI_Comm, const FieldSpec &spec, std::unique_ptr
 OnsiteTermKind PiezoTermKind() { return {"piezo", PiezoFromOptions}; }
 
 PoissonGridGeometry SystemPoissonGrid(const TightBindingSystem &sys) {
+  // Periodic where the strain domain is (over the box and its lateral padding there); elsewhere the strain domain and
+  // -piezo_pad_cells of host beyond it.
+  const std::array<bool, 3> box = sys.lattice.periodic(), domain = sys.spec.strain.domainPeriodic(box);
   std::array<int, 3> pad;
-  for (int a = 0; a < 3; ++a) pad[a] = sys.lattice.periodic()[a] ? 0 : sys.spec.strain.pad[a] + sys.spec.fields.pad;
-  return MakePoissonGrid(sys.lattice.cells(), sys.lattice.periodic(), pad, sys.spec.fields.grid, sys.a_nm);
+  for (int a = 0; a < 3; ++a)
+    pad[a] = box[a] ? 0 : domain[a] ? sys.spec.strain.pad[a] : sys.spec.strain.pad[a] + sys.spec.fields.pad;
+  return MakePoissonGrid(sys.lattice.cells(), domain, pad, sys.spec.fields.grid, sys.a_nm);
 }
 
 // The piezoelectric potential phi at the electronic box's owned atoms (an electron's energy -e phi), and their

@@ -10,9 +10,9 @@ PoissonGridGeometry MakePoissonGrid(const std::array<int, 3> &cells, const std::
   PoissonGridGeometry g;
   g.periodic = periodic, g.a_nm = a_nm, g.planes_per_node = 4.0 / per_cell;
   for (int a = 0; a < 3; ++a) {
-    if (periodic[a]) {
-      g.nodes[a] = (PetscInt)per_cell * cells[a];
-      g.first_plane[a] = 0;
+    if (periodic[a]) { // the box and its padding on this axis, repeated
+      g.nodes[a] = (PetscInt)per_cell * (cells[a] + 2 * pad[a]);
+      g.first_plane[a] = -4.0 * pad[a];
     } else { // the padded box's planes, one boundary node beyond each side
       g.nodes[a] = (PetscInt)per_cell * (cells[a] + 2 * pad[a]) + 3;
       g.first_plane[a] = -4.0 * pad[a] - g.planes_per_node;

@@ -31,8 +31,9 @@ struct PoissonGridGeometry {
   long long totalNodes() const { return (long long)nodes[0] * nodes[1] * nodes[2]; }
 };
 
-// The grid over a box of `cells` (periodic axes as given) padded by `pad` cells on each open face, with `per_cell`
-// nodes per lattice constant (1, 2 or 4).
+// The grid over a box of `cells` padded by `pad` cells on each side, with `per_cell` nodes per lattice constant (1, 2
+// or 4): a periodic axis repeats the padded box (pad 0: the box itself), an open one ends in a boundary node beyond
+// each side.
 PoissonGridGeometry MakePoissonGrid(const std::array<int, 3> &cells, const std::array<bool, 3> &periodic,
                                     const std::array<int, 3> &pad, int per_cell, double a_nm);
 

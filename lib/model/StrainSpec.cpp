@@ -37,9 +37,10 @@ PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *har
 
 PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic,
                                      StrainSpec *spec) {
-  static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"};
-  int model = (int)defaults.model, fix = (int)defaults.fix;
-  char substrate[64], model_name[64], fix_name[64];
+  static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"},
+                           *const laterals[] = {"free", "periodic"};
+  int model = (int)defaults.model, fix = (int)defaults.fix, lateral = defaults.lateral_periodic ? 1 : 0;
+  char substrate[64], model_name[64], fix_name[64], lateral_name[64];
   PetscInt pad[3];
   PetscBool set, allow = defaults.allow_unconverged ? PETSC_TRUE : PETSC_FALSE;
   StrainSpec s = defaults;
@@ -57,6 +58,7 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
       "tbpeta");
   std::snprintf(model_name, sizeof model_name, "%s", models[model]);
   std::snprintf(fix_name, sizeof fix_name, "%s", fixes[fix]);
+  std::snprintf(lateral_name, sizeof lateral_name, "%s", laterals[lateral]);
   PetscCall(PetscOptionsString(
       "-strain",
       "Relaxation of the atoms: none, or keating (Keating valence force field minimised by SNES, -strain_snes_*)",
@@ -68,6 +70,11 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscCall(PetscOptionsString(
       "-strain_fix", "Atoms held in place: none, or zmin (the bottom atomic plane: a substrate; needs an open z)",
       "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
+  PetscCall(PetscOptionsString(
+      "-strain_lateral",
+      "Lateral (x, y) faces of the strain domain: free, or periodic (the padded strain domain repeats along x and y, "
+      "so a wetting layer and the crystal continue beyond it; needs -strain_pad_cells along each open lateral axis)",
+      "tbpeta", lateral_name, lateral_name, sizeof lateral_name, nullptr));
   PetscCall(PetscOptionsBool("-strain_allow_unconverged",
                              "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)",
                              "tbpeta", allow, &allow, nullptr));
@@ -75,6 +82,7 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscCall(StrainedHamiltonianOptions(comm, &s.tb_onsite, &s.tb_harrison));
   PetscCall(ChooseOptionWord(comm, "-strain", model_name, models, 2, &model));
   PetscCall(ChooseOptionWord(comm, "-strain_fix", fix_name, fixes, 2, &fix));
+  PetscCall(ChooseOptionWord(comm, "-strain_lateral", lateral_name, laterals, 2, &lateral));
   PetscCall(OptionsGetIntTuple(
       comm, "-strain_pad_cells",
       "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
@@ -89,6 +97,12 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   }
   s.model = (StrainModel)model;
   s.fix = (StrainFix)fix;
+  s.lateral_periodic = lateral == 1;
+  for (int a = 0; a < 2; ++a) // a periodic domain the size of the open box would wrap the structure onto itself
+    PetscCheck(!s.lateral_periodic || periodic[a] || s.pad[a] >= 1, comm, PETSC_ERR_USER_INPUT,
+               "-strain_lateral periodic: the strain domain needs room around the open electronic box along %c: give "
+               "-strain_pad_cells of at least 1 cell there (now %d)",
+               "xyz"[a], s.pad[a]);
   PetscCheck(s.fix == StrainFix::none || !periodic[2], comm, PETSC_ERR_USER_INPUT,
              "-strain_fix zmin: z is periodic (-periodic); holding the bottom plane needs an open z face");
   s.substrate = substrate;

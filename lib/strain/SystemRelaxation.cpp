@@ -52,7 +52,8 @@ PetscErrorCode ReadFields(Vec fields, PetscInt owned, SystemStrain *strain) {
   PetscFunctionReturn(0);
 }
 
-// The padded strain domain: the electronic box with pad host cells on each open face, and its own partition.
+// The padded strain domain: the electronic box with pad host cells on each open face, periodic where the box is and,
+// with -strain_lateral periodic, along x and y; with its own partition.
 PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, std::array<int, 3> *origin,
                                   Structure *domain) {
   std::array<int, 3> cells = sys.lattice.cells();
@@ -62,7 +63,7 @@ PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, 
     cells[a] += 2 * sys.spec.strain.pad[a];
     (*origin)[a] = 4 * sys.spec.strain.pad[a];
   }
-  const ZincblendeLattice lattice(cells, sys.lattice.periodic());
+  const ZincblendeLattice lattice(cells, sys.spec.strain.domainPeriodic(sys.lattice.periodic()));
   PetscCall(CreatePlanePartition(comm, lattice.planes(), sys.spec.partition, &partition));
   PetscCall(Structure::Create(comm, lattice, partition, sys.nano.Shifted(*origin), domain));
   domain->a_nm = sys.a_nm;
