@@ -213,6 +213,26 @@ TEST(App, BadInputStrain) {
   ExpectOneLineError(2, dot + "-strain keating -strain_snes_max_it 3", "-strain_allow_unconverged");
 }
 
+// A laterally periodic strain domain is said in the summary line and in strain/'s attribute `lateral`.
+TEST(App, LateralStrainBoundaryIsReported) {
+  const fs::path h5 = Scratch() / "lateral.h5";
+  const std::string layer = "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0 -dot_material InAs "
+                            "-dot_shape dome -dot_radius 0.01 -dot_wetting_layers 2 -dot_center 1.1306,1.1306,0.8480 "
+                            "-strain keating -strain_pad_cells 2,2,1 -strain_fix zmin -solve false -output " +
+                            h5.string();
+  for (const char *lateral : {"periodic", "free"}) {
+    const RunResult r = RunTbpeta(1, layer + " -strain_lateral " + lateral);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("strain         keating (strain domain periodic along x, y), SNES qn:") != std::string::npos,
+              std::string(lateral) == "periodic")
+        << r.out;
+    const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
+                           "'); assert f['strain'].attrs['lateral'] == '" + lateral + "'\"";
+    EXPECT_EQ(std::system(py.c_str()), 0);
+  }
+  fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+}
+
 // An unconverged relaxation goes on when asked, warned, and its file says so.
 TEST(App, StrainAllowUnconverged) {
   const fs::path h5 = Scratch() / "unconverged.h5";

@@ -9,11 +9,12 @@ PetscErrorCode PrintStrainSummary(MPI_Comm comm, const TightBindingSystem &sys, 
   if (!r.relaxed) PetscFunctionReturn(0);
   PetscCall(HydrostaticInDot(comm, sys.structure, sys.nano, tensors, &dot));
   PetscCall(PetscPrintf(comm,
-                        "  strain         %s, SNES %s: %" PetscInt_FMT " iterations (%" PetscInt_FMT
+                        "  strain         %s%s, SNES %s: %" PetscInt_FMT " iterations (%" PetscInt_FMT
                         " energy evaluations), %.6g eV/atom over %" PetscInt_FMT
                         " atoms, largest force %.2e eV/nm, %s, %.2f s",
-                        r.model.c_str(), r.snes_type.c_str(), r.iterations, r.evaluations, r.energyPerAtom(), r.atoms,
-                        r.max_force, r.converged ? "converged" : "NOT converged", r.seconds));
+                        r.model.c_str(), sys.spec.strain.lateral_periodic ? " (strain domain periodic along x, y)" : "",
+                        r.snes_type.c_str(), r.iterations, r.evaluations, r.energyPerAtom(), r.atoms, r.max_force,
+                        r.converged ? "converged" : "NOT converged", r.seconds));
   if (dot.atoms)
     PetscCall(
         PetscPrintf(comm, "; hydrostatic strain in the dot min/mean/max %.4f/%.4f/%.4f", dot.min, dot.mean, dot.max));

@@ -24,7 +24,10 @@ ResultsPart StrainOutput(const TightBindingSystem &sys, const SystemStrain &stra
               {"hydrostatic", 1, std::move(hydrostatic)},
               {"biaxial", 1, std::move(biaxial)},
               {"energy", 1, strain.energy}};
-  g.text = {{"model", r.model}, {"minimiser", "SNES " + r.snes_type}, {"converged_reason", r.reason}};
+  g.text = {{"model", r.model},
+            {"minimiser", "SNES " + r.snes_type},
+            {"converged_reason", r.reason},
+            {"lateral", sys.spec.strain.lateral_periodic ? "periodic" : "free"}};
   g.values = {{"iterations", (double)r.iterations},
               {"max_force", r.max_force},
               {"converged", r.converged ? 1.0 : 0.0},
