@@ -46,29 +46,16 @@ PetscErrorCode FmaPeakGFlops(MPI_Comm comm, double seconds, double *gflops) {
   PetscFunctionReturn(0);
 }
 
-ProductWork CountProductWork(const Structure &s, int norb, int spins, bool strained, OperatorStream stream,
+ProductWork CountProductWork(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts,
                              double matrix_bytes) {
+  const OperatorCounts c = CountOperator(s, model);
+  const OperatorKind *kind = FindOperatorKind(opts.kind);
+  const double rows = c.rows_per_atom, spins = rows / c.orbitals;
   ProductWork w;
-  double bonds = 0;
-  for (PetscInt i = 0; i < s.owned; ++i)
-    for (int b = 0; b < 4; ++b) bonds += s.bonds[i][b] >= 0;
-  const double owned = (double)s.owned, halo = (double)s.halo(), bs = (double)norb * spins;
   // a real block entry on a complex x entry: 2 multiply-adds per spin; the diagonal: 2 multiplies per row
-  w.flops = bonds * 4.0 * norb * norb * spins + owned * 2.0 * bs;
-  w.bytes = 16.0 * bs * (2 * owned + halo);
-  switch (stream) {
-  case OperatorStream::matrix: w.bytes += matrix_bytes; break;
-  case OperatorStream::stored_blocks: // neighbours, the atom's own terms (4 block indices, 4 phases, its on-site)
-    w.bytes += owned * (4 * sizeof(int) + 24) + bonds * norb * norb * sizeof(double); // AtomTerms: 24 B
-    break;
-  case OperatorStream::shell: // neighbours, the index of the atom's terms
-    w.bytes += owned * (4 * sizeof(int) + sizeof(std::int32_t));
-    break;
-  }
-  if (strained && stream != OperatorStream::matrix) // every atom's own diagonal
-    w.bytes += owned * norb * sizeof(double);
-  if (strained && stream == OperatorStream::shell) // what each bond is evaluated from: displacements, materials, sides
-    w.bytes += owned * (3 * sizeof(double) + 2) + halo * (3 * sizeof(double) + 1);
+  w.flops = c.bonds * 4.0 * c.orbitals * c.orbitals * spins + c.owned * 2.0 * rows;
+  w.bytes = 16.0 * rows * (2 * c.owned + c.halo); // x and y once each, the halo's entries once
+  w.bytes += kind && kind->streamed_bytes ? kind->streamed_bytes(c, opts) : matrix_bytes;
   return w;
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "geometry/Structure.hpp"
+#include "model/TightBindingModel.hpp"
+#include "operator/OperatorKind.hpp"
 
 namespace tbpeta::bench {
 
@@ -22,18 +24,11 @@ struct ProductWork {
   double bytes = 0; // x and y once each, the halo's entries once, the operator's arrays streamed per product
 };
 
-// How an operator stores what it streams per product.
-enum class OperatorStream {
-  shell,         // per atom its 4 neighbours and the index of its terms; the tables stay in cache
-  stored_blocks, // per atom the same, and per bond its norb x norb real block
-  matrix         // a stored matrix: its own bytes (MatGetInfo), all streamed
-};
-
-// The work of one product of H on this rank's atoms of s (norb orbitals, `spins` spin components; strained: every atom
-// streams its own diagonal, and for the shell its displacement, material and sublattice, every halo atom its
-// displacement and material).
-// matrix_bytes: a stored matrix's bytes on this rank (OperatorStream::matrix only).
-ProductWork CountProductWork(const Structure &s, int norb, int spins, bool strained, OperatorStream stream,
+// The work of one product of H of the kind `opts` names on this rank's atoms of s (the model's orbitals and spins;
+// a strained model: every atom its own diagonal, and what the kind evaluates each bond from). The operator's own
+// bytes are those its kind says a product streams (OperatorKind::streamed_bytes), or, for a kind that streams all of
+// its bytes (a stored matrix), matrix_bytes: its bytes on this rank.
+ProductWork CountProductWork(const Structure &s, const TightBindingModel &model, const HamiltonianOptions &opts,
                              double matrix_bytes = 0);
 
 // The two floors of a product and where it runs against them.

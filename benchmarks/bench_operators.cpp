@@ -130,7 +130,7 @@ PetscErrorCode BuildSystem(MPI_Comm comm, const std::string &set, const std::str
 PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const Variant &v, double max_mb, Row *r,
                             OwnedMat *H) {
   PetscMPIInt size;
-  const int bs = sys.model.blockSize(), norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1;
+  const int bs = sys.model.blockSize(), norb = sys.model.orbitals();
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   H->reset();
@@ -154,10 +154,7 @@ PetscErrorCode BuildVariant(MPI_Comm comm, const TightBindingSystem &sys, const 
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mb, 2, MPI_DOUBLE, MPI_MAX, comm));
   r->rss_mb = mb[0], r->hwm_mb = mb[1];
   PetscCall(OperatorTotalBytes(*H, &r->op_bytes));
-  const OperatorStream stream = v.kind == "shell"           ? OperatorStream::shell
-                                : v.kind == "stored_blocks" ? OperatorStream::stored_blocks
-                                                            : OperatorStream::matrix;
-  const ProductWork w = CountProductWork(sys.structure, norb, spins, sys.model.strained.on, stream, r->op_bytes / size);
+  const ProductWork w = CountProductWork(sys.structure, sys.model, opts, r->op_bytes / size);
   r->work.flops = SumOverRanks(comm, w.flops);
   r->work.bytes = SumOverRanks(comm, w.bytes);
   PetscCall(ProductFlops(v, H->get(), r->work.flops, &r->flops));

@@ -522,17 +522,21 @@ TEST(Roofline, CountsTheProductsWorkByHand) {
     const int norb = sys.model.orbitals(), spins = sys.model.spin_orbit ? 2 : 1, rows = norb * spins;
     const double atoms = 96, bonds = 4 * atoms, halo = SumOverRanks(PETSC_COMM_WORLD, (double)s.halo());
     ASSERT_EQ(s.total(), 96);
-    const auto total = [&](OperatorStream stream, bool strained) {
-      const ProductWork w = CountProductWork(s, norb, spins, strained, stream, 1000.0);
+    TightBindingModel strained_model = sys.model; // counted as strained: every atom its own diagonal, ...
+    strained_model.strained.on = true;
+    const auto total = [&](const char *kind, bool strained) {
+      HamiltonianOptions opts;
+      EXPECT_EQ(HamiltonianOptionsOf(kind, "", &opts), 0);
+      const ProductWork w = CountProductWork(s, strained ? strained_model : sys.model, opts, 1000.0);
       return ProductWork{SumOverRanks(PETSC_COMM_WORLD, w.flops), SumOverRanks(PETSC_COMM_WORLD, w.bytes)};
     };
     const double flops = bonds * 4 * norb * norb * spins + atoms * 2 * rows;
     const double vectors = 16.0 * rows * (2 * atoms) + 16.0 * rows * halo;
     EXPECT_EQ(flops, set == std::string("nemo3d") ? 384 * 800 + 96 * 40 : 384 * 100 + 96 * 10);
-    const ProductWork shell = total(OperatorStream::shell, false);
-    const ProductWork blocks = total(OperatorStream::stored_blocks, false);
-    const ProductWork matrix = total(OperatorStream::matrix, false);
-    const ProductWork strained = total(OperatorStream::shell, true);
+    const ProductWork shell = total("shell", false);
+    const ProductWork blocks = total("stored_blocks", false);
+    const ProductWork matrix = total("aij", false);
+    const ProductWork strained = total("shell", true);
     for (const ProductWork &w : {shell, blocks, matrix, strained}) EXPECT_EQ(w.flops, flops);
     EXPECT_EQ(shell.bytes, vectors + atoms * 20);
     EXPECT_EQ(blocks.bytes, vectors + atoms * 40 + bonds * norb * norb * 8);

@@ -82,6 +82,10 @@ struct OperatorKind {
   // *given: the first of them the user set ("" none). HamiltonianOptionsFromOptions calls every kind's, so that -help
   // lists them all and an option of a kind that is not chosen is refused. Collective.
   PetscErrorCode (*from_options)(MPI_Comm comm, KindSettings *settings, std::string *given) = nullptr;
+  // The bytes of its own that one product y = Hx streams on this rank, beside x, y and the halo (what it reads per atom
+  // and per bond; tables that stay in cache are not counted). nullptr: all of its bytes, as a stored matrix streams
+  // its entries (the benchmarks' roofline). Not collective.
+  double (*streamed_bytes)(const OperatorCounts &c, const HamiltonianOptions &opts) = nullptr;
 };
 
 // Every kind, in the order -help lists them.

@@ -196,6 +196,23 @@ double ShellBytes(const OperatorCounts &c, const HamiltonianOptions &opts) {
   return c.owned * per_atom + blocks * sizeof(double) + strained + BlockOperatorCommonBytes(c);
 }
 
+// What every product reads of a strained block operator beside its bonds: each owned atom's own diagonal.
+double StrainedDiagonalBytes(const OperatorCounts &c) { return c.strained ? c.owned * c.orbitals * sizeof(double) : 0; }
+
+// Per product: each owned atom's bonds and terms (4 block indices, 4 phases, its on-site entry), each bond's block.
+double StoredBlocksStreamedBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  return c.owned * (sizeof(std::array<int, 4>) + sizeof(block::AtomTerms)) +
+         c.bonds * c.orbitals * c.orbitals * sizeof(double) + StrainedDiagonalBytes(c);
+}
+
+// Per product: each owned atom's bonds and the index of its terms (the distinct blocks stay in cache); strained, what
+// each bond is evaluated from: the displacement, material and sublattice of owned atoms, displacement and material of
+// halo atoms.
+double ShellStreamedBytes(const OperatorCounts &c, const HamiltonianOptions &) {
+  const double strained = c.strained ? c.owned * (3 * sizeof(double) + 2) + c.halo * (3 * sizeof(double) + 1) : 0;
+  return c.owned * (sizeof(std::array<int, 4>) + sizeof(std::int32_t)) + strained + StrainedDiagonalBytes(c);
+}
+
 std::string DescribeShell(const HamiltonianOptions &opts) {
   const ShellSettings settings = SettingsOf<ShellSettings>(opts);
   if (!settings.block_cache) return "shell (on the fly, every block recomputed)";
@@ -206,13 +223,17 @@ std::string DescribeShell(const HamiltonianOptions &opts) {
 } // namespace
 
 OperatorKind StoredBlocksOperatorKind() {
-  return {"stored_blocks", false,
+  return {"stored_blocks",
+          false,
           [](const HamiltonianOptions &) { return std::string("stored_blocks (tbpeta's bond blocks)"); },
-          CreateStoredBlocks, StoredBlocksBytes};
+          CreateStoredBlocks,
+          StoredBlocksBytes,
+          nullptr,
+          StoredBlocksStreamedBytes};
 }
 
 OperatorKind ShellOperatorKind() {
-  return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes, ShellFromOptions};
+  return {"shell", false, DescribeShell, CreateShellOperator, ShellBytes, ShellFromOptions, ShellStreamedBytes};
 }
 
 } // namespace tbpeta
