@@ -406,7 +406,7 @@ PetscErrorCode PrintTargets(MPI_Comm comm, const std::vector<Row> &rows, const s
     const double extra_bytes = 2.0 * (double)r.rows * sizeof(PetscScalar);
     PetscCall(PetscPrintf(comm,
                           "  Lanczos step <= 1.2x the product (%s %s, %lld atoms, %d rank%s): %.2fx -> %s (fused "
-                          "step %.2fx, plain step %.2fx); step - product %.1f ms, its 2 more vectors (%.0f MB) %.1f "
+                          "step %.2fx, plain step %.2fx); step - product %.3g ms, its 2 more vectors (%.3g MB) %.3g "
                           "ms at the triad\n",
                           r.variant.c_str(), r.structure.c_str(), r.atoms, r.ranks, r.ranks > 1 ? "s" : "",
                           r.steps.lazy / r.steps.product, r.steps.lazy <= 1.2 * r.steps.product ? "met" : "NOT met",
