@@ -213,12 +213,15 @@ TEST(App, BadInputStrain) {
   ExpectOneLineError(2, dot + "-strain keating -strain_snes_max_it 3", "-strain_allow_unconverged");
 }
 
-// A laterally periodic strain domain is said in the summary line and in strain/'s attribute `lateral`.
+// A laterally periodic strain domain is said in the summary line and in strain/'s attribute `lateral`; the
+// piezoelectric potential of a wetting layer alone then depends on the atomic plane only (a laterally infinite layer:
+// the Poisson grid wraps over the padded domain), where free lateral faces make it vary along each plane by mV.
 TEST(App, LateralStrainBoundaryIsReported) {
   const fs::path h5 = Scratch() / "lateral.h5";
   const std::string layer = "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0 -dot_material InAs "
                             "-dot_shape dome -dot_radius 0.01 -dot_wetting_layers 2 -dot_center 1.1306,1.1306,0.8480 "
-                            "-strain keating -strain_pad_cells 2,2,1 -strain_fix zmin -solve false -output " +
+                            "-strain keating -strain_pad_cells 2,2,1 -strain_fix zmin -piezo first -solve false "
+                            "-output " +
                             h5.string();
   for (const char *lateral : {"periodic", "free"}) {
     const RunResult r = RunTbpeta(1, layer + " -strain_lateral " + lateral);
@@ -226,11 +229,17 @@ TEST(App, LateralStrainBoundaryIsReported) {
     EXPECT_EQ(r.out.find("strain         keating (strain domain periodic along x, y), SNES qn:") != std::string::npos,
               std::string(lateral) == "periodic")
         << r.out;
-    const std::string py = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
-                           "'); assert f['strain'].attrs['lateral'] == '" + lateral + "'\"";
+    const std::string spread = std::string(lateral) == "periodic" ? "s < 1e-5" : "s > 1e-3";
+    const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; f=h5py.File('" + h5.string() +
+                           "'); assert f['strain'].attrs['lateral'] == '" + lateral +
+                           "'; phi=f['fields/potential'][:]; z=np.round(f['structure/positions'][:, 2] / "
+                           "0.1413).astype(int); s=max(np.ptp(phi[z == k]) for k in np.unique(z)); "
+                           "assert np.abs(phi).max() > 1e-3 and " +
+                           spread + ", s\"";
     EXPECT_EQ(std::system(py.c_str()), 0);
   }
-  fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+  fs::remove(h5);
+  fs::remove(fs::path(h5).replace_extension(".xmf"));
 }
 
 // An unconverged relaxation goes on when asked, warned, and its file says so.
@@ -769,7 +778,10 @@ TEST(App, TunedKernelSolvesAsTheReference) {
                            "assert np.abs(a['eigenvalues'][:]-b['eigenvalues'][:]).max() < 1e-10; "
                            "assert a['states/residuals'][:].max() < 1e-8 and b['states/residuals'][:].max() < 1e-8\"";
     EXPECT_EQ(std::system(py.c_str()), 0);
-    for (const fs::path &h5 : {tuned, reference}) fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+    for (const fs::path &h5 : {tuned, reference}) {
+      fs::remove(h5);
+      fs::remove(fs::path(h5).replace_extension(".xmf"));
+    }
   }
 }
 
@@ -792,6 +804,14 @@ TEST(App, StatesSayWhetherTheyAreBound) {
                          "b.shape == (8,) and (b[:] == 0).all(); assert d.dtype == np.float64 and d.shape == (8,); "
                          "assert (d[:] > 0.5).all() and (d[:] < 0.75).all()\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
+  // eigenvalues only: the bound column and dataset, no fractions
+  const RunResult values = RunTbpeta(1, "-options_file " + std::string(TBPETA_TEST_SOURCE_DIR) +
+                                            "/options/quickstart.opts -eps_nemo_vectors false -output " + h5.string());
+  ASSERT_EQ(values.exit_code, 0) << values.err;
+  EXPECT_NE(values.out.find("||Hx-Ex||  bound\n"), std::string::npos) << values.out;
+  const std::string py1 = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
+                          "'); assert 'bound' in f['states'] and 'dot_fraction' not in f['states']\"";
+  EXPECT_EQ(std::system(py1.c_str()), 0);
   const RunResult bulk =
       RunTbpeta(1, "-cells 2,2,2 -params vogl1983 -eps_type lapack -eps_nev 4 -output " + h5.string());
   ASSERT_EQ(bulk.exit_code, 0) << bulk.err;
@@ -800,7 +820,8 @@ TEST(App, StatesSayWhetherTheyAreBound) {
   const std::string py2 = "/usr/bin/python3 -c \"import h5py; f=h5py.File('" + h5.string() +
                           "'); assert 'bound' not in f['states'] and 'dot_fraction' not in f['states']\"";
   EXPECT_EQ(std::system(py2.c_str()), 0);
-  fs::remove(h5), fs::remove(fs::path(h5).replace_extension(".xmf"));
+  fs::remove(h5);
+  fs::remove(fs::path(h5).replace_extension(".xmf"));
 }
 
 // The dot shapes' refusals, each in one line naming the option or FILE:line, with nothing written.

@@ -430,6 +430,37 @@ TEST(Optics, HostGapIsTheBulkBandEdges) {
   PetscOptionsClear(nullptr);
 }
 
+// The host's strain far from a dot: held to the lattice's constant (-strain_substrate) along the strain domain's
+// periodic axes and relaxed along the open ones by Keating's elastic constants; unstrained in an open box. A GaAs host
+// on an InAs substrate, stretched in plane, has a smaller gap than unstrained GaAs.
+TEST(Optics, HostStrainFollowsTheSubstrate) {
+  const std::string gaas_on_inas = "-params nemo3d -material GaAs -dot_material InAs -dot_radius 0.3 -strain keating "
+                                   "-strain_substrate InAs ";
+  TightBindingSystem open_box, layer, bulk;
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, gaas_on_inas + "-cells 3,3,3 -periodic 0,0,0", &open_box), 0);
+  ASSERT_EQ(BuildFromOptions(
+                PETSC_COMM_WORLD,
+                gaas_on_inas + "-cells 3,3,3 -periodic 0,0,0 -strain_pad_cells 1,1,0 -strain_lateral periodic", &layer),
+            0);
+  ASSERT_EQ(BuildFromOptions(PETSC_COMM_WORLD, gaas_on_inas + "-cells 3,3,3 -periodic 1,1,1", &bulk), 0);
+  const MaterialParameters &gaas = layer.model.materials[0];
+  const double e = 6.0583 / 5.6532 - 1, c11 = gaas.keating.alpha + 3 * gaas.keating.beta,
+               c12 = gaas.keating.alpha - gaas.keating.beta;
+  for (double x : HostStrain(open_box)) EXPECT_EQ(x, 0.0);
+  const Voigt biaxial = HostStrain(layer), hydro = HostStrain(bulk);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(hydro[a], e, 1e-12);
+  EXPECT_NEAR(biaxial[0], e, 1e-12);
+  EXPECT_NEAR(biaxial[1], e, 1e-12);
+  EXPECT_NEAR(biaxial[2], -2 * c12 / c11 * e, 1e-12);
+  for (int a = 3; a < 6; ++a) EXPECT_EQ(biaxial[a], 0.0);
+  HostGap unstrained, stretched;
+  ASSERT_EQ(ComputeHostGap(PETSC_COMM_WORLD, open_box, &unstrained), 0);
+  ASSERT_EQ(ComputeHostGap(PETSC_COMM_WORLD, layer, &stretched), 0);
+  EXPECT_NEAR(unstrained.cbm - unstrained.vbm, 1.4243, 2e-3);
+  EXPECT_LT(stretched.cbm - stretched.vbm, unstrained.cbm - unstrained.vbm - 0.1);
+  PetscOptionsClear(nullptr);
+}
+
 // A tiny InAs sphere (radius 1 nm) in a 2.3 nm GaAs box: its electrons lie above the host's conduction-band minimum,
 // states of the box that the dot perturbs, not bound; an unstrained InAs lens (4 nm x 1.5 nm on a 2-monolayer wetting
 // layer) binds its lowest electron and hole, most of their density on the dot's atoms. The fractions are the same on

@@ -38,6 +38,12 @@ PetscErrorCode ReportStates(MPI_Comm comm, const TightBindingSystem &sys, EPS ep
                           dot ? (binding->bound[i] ? "    yes" : "     no") : ""));
   }
   if (dot) PetscCall(WarnUnbound(comm, *binding, gap));
+  if (dot && !sys.nano.spec().host_alloy_material.empty())
+    PetscCall(PetscPrintf(comm,
+                          "tbpeta: warning: bound: the host's gap is that of pure %s; the -host_alloy %s,%g alloy's "
+                          "edges are not computed\n",
+                          sys.model.materials[0].material.c_str(), sys.nano.spec().host_alloy_material.c_str(),
+                          sys.nano.spec().host_alloy_x));
   PetscFunctionReturn(0);
 }
 

@@ -99,7 +99,7 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   s.fix = (StrainFix)fix;
   s.lateral_periodic = lateral == 1;
   for (int a = 0; a < 2; ++a) // a periodic domain the size of the open box would wrap the structure onto itself
-    PetscCheck(!s.lateral_periodic || periodic[a] || s.pad[a] >= 1, comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(!s.lateral_periodic || !s.on() || periodic[a] || s.pad[a] >= 1, comm, PETSC_ERR_USER_INPUT,
                "-strain_lateral periodic: the strain domain needs room around the open electronic box along %c: give "
                "-strain_pad_cells of at least 1 cell there (now %d)",
                "xyz"[a], s.pad[a]);

@@ -34,6 +34,21 @@ PetscErrorCode DotWeight(const Structure &s, const Nanostructure &nano, int rows
 
 } // namespace
 
+Voigt HostStrain(const TightBindingSystem &sys) {
+  Voigt eps = sys.structure.strain;
+  const MaterialParameters &host = sys.model.materials[0];
+  const StrainSpec &spec = sys.spec.strain;
+  if (!spec.on() || !host.keating.given()) return eps;
+  const double e = 10 * sys.a_nm / host.a_lattice - 1; // the lattice's constant against the host's own (Angstrom)
+  if (e == 0) return eps;
+  const std::array<bool, 3> held = spec.domainPeriodic(sys.lattice.periodic());
+  const int n = (int)held[0] + (int)held[1] + (int)held[2];
+  const double c11 = host.keating.alpha + 3 * host.keating.beta, c12 = host.keating.alpha - host.keating.beta;
+  const double open = n == 3 ? e : n == 2 ? -2 * c12 / c11 * e : n == 1 ? -c12 / (c11 + c12) * e : 0;
+  for (int a = 0; a < 3; ++a) eps[a] = n == 0 ? 0 : held[a] ? e : open;
+  return eps;
+}
+
 PetscErrorCode ComputeHostGap(MPI_Comm comm, const TightBindingSystem &sys, HostGap *gap) {
   BulkBands bands;
   BandPath path;
@@ -42,7 +57,7 @@ PetscErrorCode ComputeHostGap(MPI_Comm comm, const TightBindingSystem &sys, Host
   PetscFunctionBeginUser;
   PetscCall(GetLogEvents(&ev));
   PetscCall(PetscLogEventBegin(ev->binding, 0, 0, 0, 0));
-  PetscCall(BulkBands::Create(sys.model, 0, &bands, sys.structure.strain));
+  PetscCall(BulkBands::Create(sys.model, 0, &bands, HostStrain(sys)));
   PetscCall(ParseBandPath(comm, "L,G,X", kGapPointsPerSegment, &path));
   const std::vector<PathSample> samples = SamplePath(path);
   PetscCall(BandsAlongPath(comm, bands, samples, &energies));
