@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Plot the optical transitions of a tbpeta -optics -output file (FILE.h5; optics/) to PREFIX_optics.png: the
 oscillator strengths as sticks at each transition's energy and the spectrum broadened by a Gaussian of --broadening
-meV (default 10), for TE light (in-plane, (f_x + f_y) / 2), TM light (f_z), and the in-plane pair [110] and [1-10].
+meV (default 10), for TE light (the file's optics/te over the energy: in-plane, (f_x + f_y) / 2), TM light (f_z), and
+the in-plane pair [110] and [1-10].
 PREFIX is FILE without .h5 unless --prefix is given. Errors: one line on stderr, exit code 2, no PNG written.
   /usr/bin/python3 plot_optics.py FILE.h5 [--broadening MEV] [--prefix P] [--title T]
 """
@@ -18,15 +19,17 @@ fail, Parser = one_line_errors(PROG)
 
 
 def read(path):
-    """Transition energies (n,) eV and oscillator strengths (n, 5: x, y, z, [110], [1-10])."""
+    """Transition energies (n,) eV, oscillator strengths (n, 5: x, y, z, [110], [1-10]) and TE's (n,)."""
     f = open_results(path, fail)
     with f:
-        require(f, path, ["optics/energy", "optics/oscillator_strength"], "run tbpeta with -optics and -output", fail)
-        e = f["optics/energy"][()]
-        osc = f["optics/oscillator_strength"][()]
-    if osc.shape != (len(e), 5):
-        fail(f"{path}: optics/oscillator_strength has shape {osc.shape}, expected ({len(e)}, 5)")
-    return e, osc
+        names = ["optics/energy", "optics/oscillator_strength", "optics/te"]
+        require(f, path, names, "run tbpeta with -optics and -output", fail)
+        e, osc, te = (f[n][()] for n in names)
+    if osc.shape != (len(e), 5) or te.shape != e.shape:
+        fail(
+            f"{path}: optics/oscillator_strength {osc.shape} and optics/te {te.shape}, expected ({len(e)}, 5), ({len(e)},)"
+        )
+    return e, osc, np.where(e > 0, te / np.where(e > 0, e, 1), 0.0)
 
 
 def broadened(e, f, grid, sigma):
@@ -51,7 +54,7 @@ def main():
     p.add_argument("--prefix")
     p.add_argument("--title", default="")
     a = p.parse_args()
-    e, osc = read(a.file)
+    e, osc, te = read(a.file)
     if len(e) == 0:
         fail(f"{a.file}: optics/ holds no transition")
     prefix = a.prefix or (a.file[:-3] if a.file.endswith(".h5") else a.file)
@@ -67,7 +70,7 @@ def main():
     grid = np.linspace(e.min() - 5 * sigma, e.max() + 5 * sigma, 800)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharex=True)
     series = [
-        (axes[0], "TE", 0.5 * (osc[:, 0] + osc[:, 1]), "tab:blue"),
+        (axes[0], "TE", te, "tab:blue"),
         (axes[0], "TM", osc[:, 2], "tab:red"),
         (axes[1], "[110]", osc[:, 3], "tab:green"),
         (axes[1], "[1-10]", osc[:, 4], "tab:purple"),

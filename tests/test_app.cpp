@@ -215,7 +215,8 @@ TEST(App, BadInputStrain) {
 
 // A laterally periodic strain domain is said in the summary line and in strain/'s attribute `lateral`; the
 // piezoelectric potential of a wetting layer alone then depends on the atomic plane only (a laterally infinite layer:
-// the Poisson grid wraps over the padded domain), where free lateral faces make it vary along each plane by mV.
+// the Poisson grid wraps over the padded domain), where free lateral faces make it vary along each plane by mV. The
+// default (auto) is periodic when the open box is padded along x and y, and free when it is not.
 TEST(App, LateralStrainBoundaryIsReported) {
   const fs::path h5 = Scratch() / "lateral.h5";
   const std::string layer = "-params nemo3d -material GaAs -cells 4,4,4 -periodic 0,0,0 -dot_material InAs "
@@ -237,6 +238,12 @@ TEST(App, LateralStrainBoundaryIsReported) {
                            "assert np.abs(phi).max() > 1e-3 and " +
                            spread + ", s\"";
     EXPECT_EQ(std::system(py.c_str()), 0);
+  }
+  for (const char *pad : {"2,2,1", "0,2,1"}) { // the default: auto
+    const RunResult r = RunTbpeta(1, layer + " -strain_pad_cells " + pad);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("(strain domain periodic along x, y)") != std::string::npos, std::string(pad) == "2,2,1")
+        << r.out;
   }
   fs::remove(h5);
   fs::remove(fs::path(h5).replace_extension(".xmf"));
@@ -866,7 +873,7 @@ TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
   // The look before the solve, with the potentials on the atoms (piezoelectric and applied) in its file.
   const RunResult s = RunTbpeta(2, lens + "-solve false -piezo second -efield 0,0,20 -output " + look.string());
   ASSERT_EQ(s.exit_code, 0) << s.err;
-  EXPECT_NE(s.out.find("  fields         piezo second (e14 experimental): Poisson on "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("  fields         piezo second (e14 calculated): Poisson on "), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("applied field 0,0,20 kV/cm, zero at "), std::string::npos) << s.out;
   EXPECT_EQ(s.out.find("eigenvalues"), std::string::npos) << s.out;
   EXPECT_EQ(s.out.find("matrix "), std::string::npos) << s.out;
@@ -891,18 +898,26 @@ TEST(App, LensRelaxesSolvesAndWritesItsComposition) {
 }
 
 // -optics: the transitions' table, the optics/ group of the file with its shapes, and the spectrum's CSV; on 2 ranks
-// the same numbers as on 1. Bad settings are refused in one line.
+// the same numbers as on 1. TE is one quantity in the table, the file (which the plot reads) and the spectrum: the
+// CSV's TE and TM integrate to the sums of the file's te and tm over the energies. Bad settings are refused in one
+// line.
 TEST(App, OpticsWritesItsTransitions) {
   TBPETA_ASSERT_RANKS();
   const std::string dot = "-cells 3,3,3 -periodic 0,0,0 -params klimeck2000 -dot_material InAs -dot_radius 0.6 "
                           "-vbo_InAs 0.2 -eps_nev 4 -eps_nemo_valence 2 ";
   const fs::path h5[2] = {Scratch() / "optics1.h5", Scratch() / "optics2.h5"}, csv = Scratch() / "spectrum.csv";
+  std::string table_te; // the TE column of the table's one row on 1 rank
   for (int ranks : {1, 2}) {
     const RunResult r =
         RunTbpeta(ranks, dot + "-optics -optics_spectrum " + csv.string() + " -output " + h5[ranks - 1].string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("optical transitions (2|e.p|^2/m0 in eV"), std::string::npos) << r.out;
+    const size_t head = r.out.find("[1-10]        TE  DOP110 DOP1-10   aniso");
+    ASSERT_NE(head, std::string::npos) << r.out;
     EXPECT_NE(Slurp(csv).find("energy_eV,te,tm"), std::string::npos);
+    if (ranks > 1) continue;
+    std::istringstream row(r.out.substr(r.out.find('\n', head) + 1));
+    for (int column = 0; column < 9 && row >> table_te; ++column) { // c v E x y z [110] [1-10] TE
+    }
   }
   const std::string py = "/usr/bin/python3 -c \"import h5py, numpy as np; a=h5py.File('" + h5[0].string() +
                          "')['optics']; b=h5py.File('" + h5[1].string() +
@@ -910,7 +925,17 @@ TEST(App, OpticsWritesItsTransitions) {
                          "assert a['momentum_squared'].shape == (n, 5) and a['oscillator_strength'].shape == (n, 5); "
                          "m=a['momentum_squared'][()]; assert m[0, :3].sum() > 0; "
                          "assert np.allclose(m, b['momentum_squared'][()], rtol=1e-6, atol=1e-9); "
-                         "assert np.all(a['lifetime'][()] * a['rate'][()] > 0.999)\"";
+                         "assert np.all(a['lifetime'][()] * a['rate'][()] > 0.999); "
+                         "e=a['energy'][()]; te=a['te'][()]; tm=a['tm'][()]; d=a['dop'][()]; assert d.shape == (n, 2); "
+                         "assert np.allclose(te, (m[:, 0] + m[:, 1]) / 2) and np.allclose(tm, m[:, 2]); "
+                         "assert np.allclose(d, (m[:, 3:5] - m[:, 2:3]) / (m[:, 3:5] + m[:, 2:3])); "
+                         "s=np.loadtxt('" +
+                         csv.string() +
+                         "', delimiter=',', skiprows=1); "
+                         "i=np.trapz(s[:, 1:3], s[:, 0], axis=0); "
+                         "assert np.allclose(i, [(te / e).sum(), (tm / e).sum()], rtol=1e-5), i; "
+                         "assert abs(te[0] - " +
+                         table_te + ") < 1e-4, te\"";
   EXPECT_EQ(std::system(py.c_str()), 0);
   ExpectOneLineError(1, dot + "-optics -optics_index -1", "-optics_index");
   ExpectOneLineError(1, dot + "-optics -optics_broadening 0", "-optics_broadening");

@@ -280,6 +280,12 @@ TEST(Fields, NoFieldsLeaveHUnchanged) {
             0);
   ASSERT_EQ(RelaxSystem(PETSC_COMM_WORLD, &sys, &strain), 0);
   ASSERT_EQ(tbpeta::test::MakeOperator(sys, "aij", &H[0]), 0);
+  for (const char *order : {"first", "second"}) { // -piezo_e14 auto: experimental for first, calculated for second
+    PetscOptionsInsertString(nullptr, (std::string("-piezo ") + order).c_str());
+    ASSERT_EQ(FieldSpecFromOptions(PETSC_COMM_WORLD, FieldSpec{}, sys.lattice.periodic(), true, &sys.spec.fields), 0);
+    EXPECT_EQ(sys.spec.fields.e14, std::string(order) == "first" ? E14Choice::experimental : E14Choice::calculated);
+    PetscOptionsClear(nullptr);
+  }
   PetscOptionsInsertString(nullptr, "-piezo none -efield 0,0,0");
   ASSERT_EQ(FieldSpecFromOptions(PETSC_COMM_WORLD, FieldSpec{}, sys.lattice.periodic(), true, &sys.spec.fields), 0);
   ASSERT_EQ(ComputeSystemFields(PETSC_COMM_WORLD, &sys, &strain, &fields), 0);
@@ -317,6 +323,9 @@ TEST(Fields, PiezoPotentialReachesTheAtoms) {
   EXPECT_TRUE(strain.domain_tensors.empty()); // the padded domain was freed
   EXPECT_EQ(sys.field_parameters[0].material, "GaAs");
   EXPECT_DOUBLE_EQ(sys.field_parameters[0].coefficients(PiezoOrder::second, E14Choice::experimental).e14, -0.16);
+  // Second order takes by default the e14 its B's were computed with (Bester et al., PRL 96, 187602 (2006)): -0.230
+  EXPECT_EQ(sys.spec.fields.e14, E14Choice::calculated);
+  EXPECT_DOUBLE_EQ(sys.field_parameters[0].coefficients(PiezoOrder::second, E14Choice::calculated).e14, -0.230);
   EXPECT_DOUBLE_EQ(sys.field_parameters[0].coefficients(PiezoOrder::first, E14Choice::calculated).B124, 0.0);
 }
 

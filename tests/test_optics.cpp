@@ -278,7 +278,8 @@ TEST(Optics, LevelSumsDoNotDependOnTheBasisInsideALevel) {
 }
 
 // An InAs sphere centred on an atom of a periodic GaAs supercell has the point group Td: for every pair of whole levels
-// the sums along x, y and z are equal, and [110] equals [1-10], to 1e-8.
+// the sums along x, y and z are equal, and [110] equals [1-10], to 1e-8: an isotropic emitter, whose TE = (x + y) / 2
+// equals TM and whose degree of polarisation is 0 along both in-plane directions.
 TEST(Optics, TdSphereRadiatesAlikeAlongEveryCubicAxis) {
   TBPETA_ASSERT_RANKS();
   DenseCluster d;
@@ -310,6 +311,9 @@ TEST(Optics, TdSphereRadiatesAlikeAlongEveryCubicAxis) {
     EXPECT_NEAR(r.momentum2[1], r.momentum2[0], 1e-8 * brightest);
     EXPECT_NEAR(r.momentum2[2], r.momentum2[0], 1e-8 * brightest);
     EXPECT_NEAR(r.momentum2[3], r.momentum2[4], 1e-8 * brightest);
+    EXPECT_NEAR(r.te, r.tm, 1e-8 * brightest);
+    EXPECT_NEAR(r.dop[0], 0.0, 1e-8);
+    EXPECT_NEAR(r.dop[1], 0.0, 1e-8);
   }
   PetscOptionsClear(nullptr);
 }

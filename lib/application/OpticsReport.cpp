@@ -57,20 +57,21 @@ PetscErrorCode PrintTransitions(MPI_Comm comm, const std::vector<Transition> &t,
                         "optical transitions (2|e.p|^2/m0 in eV, summed over both levels' states; %" PetscInt_FMT
                         " products of H, %.3f s):\n",
                         products, seconds));
-  PetscCall(PetscPrintf(comm, "  %4s %4s %10s %9s %9s %9s %9s %9s %7s %7s %10s %10s\n", "c", "v", "E (eV)", "x", "y",
-                        "z", "[110]", "[1-10]", "DOP", "aniso", "f (x+y+z)", "tau (ns)"));
+  PetscCall(PetscPrintf(comm, "  %4s %4s %10s %9s %9s %9s %9s %9s %9s %7s %7s %7s %10s %10s\n", "c", "v", "E (eV)", "x",
+                        "y", "z", "[110]", "[1-10]", "TE", "DOP110", "DOP1-10", "aniso", "f (x+y+z)", "tau (ns)"));
   for (const Transition &r : t)
-    PetscCall(PetscPrintf(comm, "  %4zu %4zu %10.6f %9.4f %9.4f %9.4f %9.4f %9.4f %7.3f %7.3f %10.4f %10.4g\n",
+    PetscCall(PetscPrintf(comm,
+                          "  %4zu %4zu %10.6f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.3f %7.3f %7.3f %10.4f %10.4g\n",
                           c0 + lc[r.c_level].first, v0 + lv[r.v_level].first, r.energy, r.momentum2[0], r.momentum2[1],
-                          r.momentum2[2], r.momentum2[3], r.momentum2[4], r.dop, r.anisotropy, r.f[0] + r.f[1] + r.f[2],
-                          r.lifetime * 1e9));
+                          r.momentum2[2], r.momentum2[3], r.momentum2[4], r.te, r.dop[0], r.dop[1], r.anisotropy,
+                          r.f[0] + r.f[1] + r.f[2], r.lifetime * 1e9));
   PetscFunctionReturn(0);
 }
 
 TableForOutput OpticsTable(const std::vector<Transition> &t, const std::vector<Level> &lc, const std::vector<Level> &lv,
                            size_t c0, size_t v0) {
   std::vector<long long> levels;
-  std::vector<double> energy, m2, f, rate, lifetime;
+  std::vector<double> energy, m2, f, te, tm, dop, anisotropy, rate, lifetime;
   for (const Transition &r : t) {
     const Level &C = lc[r.c_level], &V = lv[r.v_level];
     levels.insert(levels.end(),
@@ -78,17 +79,24 @@ TableForOutput OpticsTable(const std::vector<Transition> &t, const std::vector<L
     energy.push_back(r.energy), rate.push_back(r.rate), lifetime.push_back(r.lifetime);
     m2.insert(m2.end(), r.momentum2.begin(), r.momentum2.end());
     f.insert(f.end(), r.f.begin(), r.f.end());
+    te.push_back(r.te), tm.push_back(r.tm), anisotropy.push_back(r.anisotropy);
+    dop.insert(dop.end(), r.dop.begin(), r.dop.end());
   }
   return {"optics",
           {{"levels", levels, 4},
            {"energy", energy},
            {"momentum_squared", m2, kPolarisations},
            {"oscillator_strength", f, kPolarisations},
+           {"te", te},
+           {"tm", tm},
+           {"dop", dop, 2},
+           {"anisotropy", anisotropy},
            {"rate", rate},
            {"lifetime", lifetime}}};
 }
 
-// energy, TE = (f_x + f_y) / 2 and TM = f_z, each transition a Gaussian of unit area (1/eV), on a grid of sigma / 10.
+// energy, TE and TM of the oscillator strength (the table's TE and TM over the energy), each transition a Gaussian of
+// unit area (1/eV), on a grid of sigma / 10.
 std::string SpectrumCsv(const std::vector<Transition> &t, double sigma) {
   std::string text = "energy_eV,te,tm\n";
   if (t.empty()) return text;
@@ -101,7 +109,7 @@ std::string SpectrumCsv(const std::vector<Transition> &t, double sigma) {
     double te = 0, tm = 0;
     for (const Transition &r : t) {
       const double g = std::exp(-0.5 * std::pow((e - r.energy) / sigma, 2)) / (sigma * std::sqrt(2 * M_PI));
-      te += 0.5 * (r.f[0] + r.f[1]) * g, tm += r.f[2] * g;
+      if (r.energy > 0) te += r.te / r.energy * g, tm += r.tm / r.energy * g;
     }
     char line[96];
     std::snprintf(line, sizeof line, "%.6f,%.8e,%.8e\n", e, te, tm);

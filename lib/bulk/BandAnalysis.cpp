@@ -45,7 +45,9 @@ std::string DirectionName(KPoint d) {
 namespace {
 
 // The lowest conduction sample, then a golden-section search over its neighbours along the path; a minimum at a corner
-// (within the search tolerance) is reported at the corner. *s: the path coordinate (in samples), found to `tolerance`.
+// (within the search tolerance) is reported at the corner. A lowest sample at a corner with both neighbours above it
+// is the minimum the search would end at (a direct gap): no search then. *s: the path coordinate (in samples), found
+// to `tolerance`.
 PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &path,
                                      const std::vector<PathSample> &samples,
                                      const std::vector<std::vector<double>> &energies, double tolerance, double *s,
@@ -55,6 +57,12 @@ PetscErrorCode FindConductionMinimum(const BulkBands &bands, const BandPath &pat
   size_t jmin = 0;
   for (size_t j = 1; j < samples.size(); ++j)
     if (energies[j][nval] < energies[jmin][nval]) jmin = j;
+  const double lowest = energies[jmin][nval];
+  if (jmin % n == 0 && (jmin == 0 || energies[jmin - 1][nval] > lowest) &&
+      (jmin + 1 == samples.size() || energies[jmin + 1][nval] > lowest)) {
+    *s = (double)jmin, *ec = lowest, *at_corner = true;
+    PetscFunctionReturn(0);
+  }
   auto conduction = [&](double x, double *e) -> PetscErrorCode {
     std::vector<double> v;
     PetscFunctionBeginUser;
@@ -191,27 +199,16 @@ PetscErrorCode FindBandEdges(const BulkBands &bands, const BandPath &path, const
   PetscFunctionBeginUser;
   PetscCheck(!samples.empty() && samples.size() == energies.size(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "bands and samples do not match");
-  const int nval = bands.valenceBands(), n = path.points_per_segment;
-  size_t gamma = samples.size(), jmin = 0;
-  for (size_t j = 0; j < samples.size(); ++j) {
+  const int nval = bands.valenceBands();
+  size_t gamma = samples.size();
+  for (size_t j = 0; j < samples.size() && gamma == samples.size(); ++j)
     if (norm(samples[j].k) < 1e-12) gamma = j;
-    if (energies[j][nval] < energies[jmin][nval]) jmin = j;
-  }
   if (gamma < samples.size()) *vbm = energies[gamma][nval - 1];
   else {
     PetscCall(bands.At({0, 0, 0}, &e));
     *vbm = e[nval - 1];
   }
-  // The lowest sample at a corner with both neighbours above it is the minimum the search would end at (a direct gap):
-  // no search.
-  const double lowest = energies[jmin][nval];
-  const bool corner = jmin % n == 0 && (jmin == 0 || energies[jmin - 1][nval] > lowest) &&
-                      (jmin + 1 == samples.size() || energies[jmin + 1][nval] > lowest);
-  if (corner) {
-    s = (double)jmin;
-    *cbm = lowest;
-    at_corner = true;
-  } else PetscCall(FindConductionMinimum(bands, path, samples, energies, 1e-4, &s, cbm, &at_corner));
+  PetscCall(FindConductionMinimum(bands, path, samples, energies, 1e-4, &s, cbm, &at_corner));
   (void)CbmDirections(path, s, at_corner, PositionOnPath(path, s).k, cbm_where);
   PetscFunctionReturn(0);
 }

@@ -53,12 +53,13 @@ PetscErrorCode ReadAppliedField(MPI_Comm comm, const std::array<bool, 3> &period
 
 PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, const std::array<bool, 3> &periodic,
                                     bool strained, FieldSpec *spec) {
-  static const char *const orders[] = {"none", "first", "second"}, *const e14s[] = {"experimental", "calculated"};
+  static const char *const orders[] = {"none", "first", "second"}, *const e14s[] = {"experimental", "calculated",
+                                                                                    "auto"};
   FieldSpec s = defaults;
   char order_name[64], e14_name[64];
   PetscInt grid = s.grid, pad = s.pad;
   PetscBool order_set;
-  int order = (int)s.piezo, e14 = (int)s.e14;
+  int order = (int)s.piezo, e14 = 2; // auto: resolved by the order below
   PetscFunctionBeginUser;
   std::snprintf(order_name, sizeof order_name, "%s", orders[order]);
   std::snprintf(e14_name, sizeof e14_name, "%s", e14s[e14]);
@@ -71,7 +72,10 @@ PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, co
                                "Piezoelectric polarisation of the relaxed strain: none, first (e14) or second "
                                "(e14 and B114, B124, B156); needs -strain keating",
                                "tbpeta", order_name, order_name, sizeof order_name, &order_set));
-  PetscCall(PetscOptionsString("-piezo_e14", "First-order coefficient from the data files: experimental or calculated",
+  PetscCall(PetscOptionsString("-piezo_e14",
+                               "First-order coefficient from the data files: experimental, calculated, or auto "
+                               "(calculated with -piezo second, whose B114, B124, B156 were computed with it; "
+                               "experimental with -piezo first)",
                                "tbpeta", e14_name, e14_name, sizeof e14_name, nullptr));
   PetscCall(PetscOptionsInt("-piezo_grid", "Poisson grid nodes per lattice constant along each axis: 1, 2 or 4",
                             "tbpeta", grid, &grid, nullptr));
@@ -81,8 +85,9 @@ PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, co
                             "tbpeta", pad, &pad, nullptr));
   PetscOptionsEnd();
   PetscCall(ChooseOptionWord(comm, "-piezo", order_name, orders, 3, &order));
-  PetscCall(ChooseOptionWord(comm, "-piezo_e14", e14_name, e14s, 2, &e14));
-  s.piezo = (PiezoOrder)order, s.e14 = (E14Choice)e14;
+  PetscCall(ChooseOptionWord(comm, "-piezo_e14", e14_name, e14s, 3, &e14));
+  s.piezo = (PiezoOrder)order;
+  s.e14 = e14 == 2 ? (s.piezo == PiezoOrder::second ? E14Choice::calculated : E14Choice::experimental) : (E14Choice)e14;
   PetscCheck(!s.piezoOn() || strained, comm, PETSC_ERR_USER_INPUT,
              "-piezo %s: the polarisation comes from the relaxed strain; add -strain keating", order_name);
   PetscCheck(grid == 1 || grid == 2 || grid == 4, comm, PETSC_ERR_USER_INPUT,

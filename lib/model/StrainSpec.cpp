@@ -38,8 +38,8 @@ PetscErrorCode StrainedHamiltonianOptions(MPI_Comm comm, bool *onsite, bool *har
 PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, const std::array<bool, 3> &periodic,
                                      StrainSpec *spec) {
   static const char *const models[] = {"none", "keating"}, *const fixes[] = {"none", "zmin"},
-                           *const laterals[] = {"free", "periodic"};
-  int model = (int)defaults.model, fix = (int)defaults.fix, lateral = defaults.lateral_periodic ? 1 : 0;
+                           *const laterals[] = {"free", "periodic", "auto"};
+  int model = (int)defaults.model, fix = (int)defaults.fix, lateral = defaults.lateral_periodic ? 1 : 2;
   char substrate[64], model_name[64], fix_name[64], lateral_name[64];
   PetscInt pad[3];
   PetscBool set, allow = defaults.allow_unconverged ? PETSC_TRUE : PETSC_FALSE;
@@ -72,8 +72,9 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
       "tbpeta", fix_name, fix_name, sizeof fix_name, &set));
   PetscCall(PetscOptionsString(
       "-strain_lateral",
-      "Lateral (x, y) faces of the strain domain: free, or periodic (the padded strain domain repeats along x and y, "
-      "so a wetting layer and the crystal continue beyond it; needs -strain_pad_cells along each open lateral axis)",
+      "Lateral (x, y) faces of the strain domain: free, periodic (the padded strain domain repeats along x and y, "
+      "so a wetting layer and the crystal continue beyond it; needs -strain_pad_cells along each open lateral axis), "
+      "or auto (periodic where the open box is padded along x and y, as a dot in the crystal it grew in; else free)",
       "tbpeta", lateral_name, lateral_name, sizeof lateral_name, nullptr));
   PetscCall(PetscOptionsBool("-strain_allow_unconverged",
                              "Go on with a relaxation that stopped before its tolerance (warned, strain/converged = 0)",
@@ -82,7 +83,7 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   PetscCall(StrainedHamiltonianOptions(comm, &s.tb_onsite, &s.tb_harrison));
   PetscCall(ChooseOptionWord(comm, "-strain", model_name, models, 2, &model));
   PetscCall(ChooseOptionWord(comm, "-strain_fix", fix_name, fixes, 2, &fix));
-  PetscCall(ChooseOptionWord(comm, "-strain_lateral", lateral_name, laterals, 2, &lateral));
+  PetscCall(ChooseOptionWord(comm, "-strain_lateral", lateral_name, laterals, 3, &lateral));
   PetscCall(OptionsGetIntTuple(
       comm, "-strain_pad_cells",
       "Host cells added to the strain domain on each open face, relaxed but not part of H: px,py,pz", 3, pad, &set));
@@ -97,7 +98,8 @@ PetscErrorCode StrainSpecFromOptions(MPI_Comm comm, const StrainSpec &defaults, 
   }
   s.model = (StrainModel)model;
   s.fix = (StrainFix)fix;
-  s.lateral_periodic = lateral == 1;
+  const bool padded_laterally = (periodic[0] || s.pad[0] >= 1) && (periodic[1] || s.pad[1] >= 1);
+  s.lateral_periodic = lateral == 1 || (lateral == 2 && s.on() && padded_laterally && !(periodic[0] && periodic[1]));
   for (int a = 0; a < 2; ++a) // a periodic domain the size of the open box would wrap the structure onto itself
     PetscCheck(!s.lateral_periodic || !s.on() || periodic[a] || s.pad[a] >= 1, comm, PETSC_ERR_USER_INPUT,
                "-strain_lateral periodic: the strain domain needs room around the open electronic box along %c: give "

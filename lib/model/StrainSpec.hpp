@@ -19,7 +19,7 @@ struct StrainSpec {
   std::string substrate;           // material whose lattice constant the lattice takes; empty: the host
   StrainFix fix = StrainFix::none; // zmin: the bottom atomic plane stays in place
   std::array<int, 3> pad{0, 0, 0}; // host cells added on each open face of the strain domain
-  bool lateral_periodic = false;   // -strain_lateral periodic: the strain domain periodic along x and y
+  bool lateral_periodic = false;   // -strain_lateral periodic (or auto, padded along x and y): periodic along x, y
   bool allow_unconverged = false;
   bool tb_onsite = true;    // -strain_onsite boykin (true) or none: the strained H's diagonal correction
   bool tb_harrison = false; // -strain_tb_scaling harrison: eta = 2 for every integral, no on-site correction

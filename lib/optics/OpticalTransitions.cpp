@@ -56,8 +56,9 @@ std::vector<Transition> ComputeTransitions(const MomentumElements &M, const std:
           for (int e = 0; e < kPolarisations; ++e) t.momentum2[e] += p[e] / kHbar2Over2m0EvNm2;
         }
       for (int e = 0; e < kPolarisations; ++e) t.f[e] = t.energy > 0 ? t.momentum2[e] / t.energy : 0.0;
-      t.te = t.momentum2[0] + t.momentum2[1], t.tm = t.momentum2[2];
-      t.dop = Ratio(t.te, t.tm), t.anisotropy = Ratio(t.momentum2[3], t.momentum2[4]);
+      t.te = 0.5 * (t.momentum2[0] + t.momentum2[1]), t.tm = t.momentum2[2];
+      t.dop = {Ratio(t.momentum2[3], t.tm), Ratio(t.momentum2[4], t.tm)};
+      t.anisotropy = Ratio(t.momentum2[3], t.momentum2[4]);
       t.rate = RadiativeRate(t.energy, t.f[0] + t.f[1] + t.f[2], refractive_index) / (double)C.count;
       t.lifetime = t.rate > 0 ? 1 / t.rate : INFINITY;
       out.push_back(t);

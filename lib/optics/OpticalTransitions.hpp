@@ -4,8 +4,10 @@
 // every quantity is a sum over both levels' whole subspaces (every Kramers pair, every multiplet of a symmetric dot).
 //   momentum2[e] = sum_{c in C, v in V} 2 |e.p_cv|^2 / m0 = sum |e.M_cv|^2 / (hbar^2 / 2 m0)   (eV)
 //   f[e]         = momentum2[e] / (E_c - E_v)                                                  (oscillator strength)
-// for e along x, y, z, [110] and [1-10]; TE = x + y, TM = z, the degree of polarisation DOP = (TE - TM) / (TE + TM),
-// the in-plane anisotropy ([110] - [1-10]) / ([110] + [1-10]); and the spontaneous-emission rate of one electron in
+// for e along x, y, z, [110] and [1-10]; TE = (x + y) / 2 (in-plane light of random polarisation), TM = z; the degree
+// of polarisation as cleaved-edge photoluminescence measures it, one in-plane direction at a time (Usman et al., PRB
+// 84, 115321 (2011)): DOP[110] = ([110] - z) / ([110] + z) and DOP[1-10] likewise; the in-plane anisotropy
+// ([110] - [1-10]) / ([110] + [1-10]); and the spontaneous-emission rate of one electron in
 // level C (averaged over its g_C states) into the empty level V, in a medium of refractive index n:
 //   rate = n e^2 w^2 (f_x + f_y + f_z) / (6 pi eps0 m0 c^3) / g_C,   w = (E_c - E_v) / hbar,
 // that is, with the orientation-averaged f = (f_x + f_y + f_z) / 3 of the pair, n e^2 w^2 f / (2 pi eps0 m0 c^3) / g_C.
@@ -34,8 +36,10 @@ struct Transition {
   size_t c_level = 0, v_level = 0; // indices into the conduction and valence levels
   double energy = 0;               // E_c - E_v, eV
   std::array<double, kPolarisations> momentum2{}, f{};
-  double te = 0, tm = 0, dop = 0, anisotropy = 0; // TE, TM: of momentum2
-  double rate = 0, lifetime = 0;                  // 1/s, s
+  double te = 0, tm = 0;         // TE = (x + y) / 2 and TM = z of momentum2, eV
+  std::array<double, 2> dop{};   // DOP[110], DOP[1-10]
+  double anisotropy = 0;         // ([110] - [1-10]) / ([110] + [1-10])
+  double rate = 0, lifetime = 0; // 1/s, s
 };
 
 // Every (conduction level, valence level) pair of the elements, conduction levels outer. energies_c and energies_v:
