@@ -284,6 +284,10 @@ TEST(Fields, NoFieldsLeaveHUnchanged) {
     PetscOptionsInsertString(nullptr, (std::string("-piezo ") + order).c_str());
     ASSERT_EQ(FieldSpecFromOptions(PETSC_COMM_WORLD, FieldSpec{}, sys.lattice.periodic(), true, &sys.spec.fields), 0);
     EXPECT_EQ(sys.spec.fields.e14, std::string(order) == "first" ? E14Choice::experimental : E14Choice::calculated);
+    FieldSpec chosen; // a caller's default choice stands when -piezo_e14 is not given
+    chosen.e14 = E14Choice::experimental;
+    ASSERT_EQ(FieldSpecFromOptions(PETSC_COMM_WORLD, chosen, sys.lattice.periodic(), true, &sys.spec.fields), 0);
+    EXPECT_EQ(sys.spec.fields.e14, E14Choice::experimental);
     PetscOptionsClear(nullptr);
   }
   PetscOptionsInsertString(nullptr, "-piezo none -efield 0,0,0");

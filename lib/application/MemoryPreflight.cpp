@@ -8,6 +8,7 @@
 
 #include "fields/SystemFields.hpp"
 #include "geometry/HaloAnalysis.hpp"
+#include "strain/SystemRelaxation.hpp"
 #include "support/ResidentMemory.hpp"
 
 namespace tbpeta {
@@ -16,13 +17,15 @@ namespace {
 
 constexpr double kMB = 1048576.0;
 
-// "structure 12 MB, H aij 3 MB, ...", the fields' terms marked as before H.
+bool BeforeH(MemoryPhase p) { return p == MemoryPhase::relaxation || p == MemoryPhase::fields; }
+
+// "structure 12 MB, H aij 3 MB, ...", the terms of the phases before H marked so.
 std::string ListTerms(const MemoryEstimate &est) {
   std::string list;
   for (const PreflightTerm &t : est.terms) {
     char text[160];
     std::snprintf(text, sizeof text, "%s%s %.0f MB%s", list.empty() ? "" : ", ", t.name.c_str(), t.bytes / kMB,
-                  t.phase == MemoryPhase::fields ? " before H" : "");
+                  BeforeH(t.phase) ? " before H" : "");
     list += text;
   }
   return list;
@@ -53,7 +56,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
   FieldsEstimate fields; // the on-site terms: a potential on every owned atom when one is on, and their computation
   PetscCall(EstimateSystemFields(comm, sys, &fields));
   const bool potential = fields.on;
-  enum { structure, hamiltonian, vectors, runtime, fields_compute, terms };
+  enum { structure, hamiltonian, vectors, runtime, relaxation, fields_compute, terms };
   double bytes[terms];
   bytes[structure] = Structure::EstimateBytes(d.owned, d.halo, sys.spec.strain.on(), potential);
   bytes[hamiltonian] =
@@ -61,6 +64,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
             : 0;
   bytes[vectors] = (double)vectors_held * (double)d.owned * sys.model.blockSize() * sizeof(PetscScalar);
   bytes[runtime] = std::max(0.0, ProcStatusKb("VmRSS") * 1024.0); // MPI, PETSc, SLEPc and the executable, now
+  PetscCall(EstimateSystemRelaxation(comm, sys, &bytes[relaxation]));
   bytes[fields_compute] = fields.compute_bytes;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bytes, terms, MPI_DOUBLE, MPI_MAX, comm));
   MemoryEstimate e;
@@ -70,6 +74,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
       {"H " + (hopts ? hopts->kind : std::string("none")), bytes[hamiltonian], MemoryPhase::solve},
       {"solver about " + std::to_string((long long)vectors_held) + " vectors", bytes[vectors], MemoryPhase::solve},
       {"runtime", bytes[runtime], MemoryPhase::whole_run}};
+  if (bytes[relaxation] > 0) e.terms.push_back({"relaxation", bytes[relaxation], MemoryPhase::relaxation});
   if (bytes[fields_compute] > 0) e.terms.push_back({fields.compute, bytes[fields_compute], MemoryPhase::fields});
   *est = std::move(e);
   PetscFunctionReturn(0);
@@ -79,7 +84,7 @@ PetscErrorCode PrintMemoryEstimate(MPI_Comm comm, const MemoryEstimate &est, dou
   std::string sum;
   PetscFunctionBeginUser;
   for (const PreflightTerm &t : est.terms) {
-    if (t.phase == MemoryPhase::fields) continue;
+    if (BeforeH(t.phase)) continue;
     char text[160];
     std::snprintf(text, sizeof text, "%s%s %.1f MB", sum.empty() ? "" : " + ", t.name.c_str(), t.bytes / kMB);
     sum += text;
@@ -87,7 +92,7 @@ PetscErrorCode PrintMemoryEstimate(MPI_Comm comm, const MemoryEstimate &est, dou
   PetscCall(PetscPrintf(comm, "memory estimate per rank (largest): %.1f MB = %s (limit %.0f MB)\n", est.total() / kMB,
                         sum.c_str(), limit_mb));
   for (const PreflightTerm &t : est.terms)
-    if (t.phase == MemoryPhase::fields)
+    if (BeforeH(t.phase))
       PetscCall(PetscPrintf(comm, "  (the %s before H: %.1f MB, counted in place of H and the vectors when larger)\n",
                             t.name.c_str(), t.bytes / kMB));
   PetscFunctionReturn(0);

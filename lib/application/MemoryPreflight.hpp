@@ -2,8 +2,9 @@
 // The memory a run will need on each rank, estimated before anything large is allocated, and the refusal of a run that
 // cannot fit (-memory_limit MB per rank; default: the memory available on the node shared by its ranks) with the
 // option that would make it fit. The estimate is a list of terms, each estimated by its owner from counts: the
-// structure (Structure::EstimateBytes), H (its kind's estimate_bytes), the Poisson solve of -piezo
-// (EstimatePoissonBytes), the solver's vectors (its EPS type's) and the runtime (measured).
+// structure (Structure::EstimateBytes), the relaxation of -strain (EstimateSystemRelaxation), H (its kind's
+// estimate_bytes), the Poisson solve of -piezo (EstimatePoissonBytes), the solver's vectors (its EPS type's) and the
+// runtime (measured).
 #include <petscsys.h>
 
 #include <algorithm>
@@ -15,9 +16,9 @@
 
 namespace tbpeta {
 
-// When a term's bytes are resident: the whole run, the Poisson solve of the fields (freed before H is built), or H and
-// the solve.
-enum class MemoryPhase { whole_run, fields, solve };
+// When a term's bytes are resident: the whole run, the relaxation or the Poisson solve of the fields (each freed before
+// the next phase), or H and the solve.
+enum class MemoryPhase { whole_run, relaxation, fields, solve };
 
 struct PreflightTerm {
   std::string name; // as printed: "structure", "H aij", "solver about 13 vectors", "runtime", ...
@@ -30,9 +31,11 @@ struct MemoryEstimate {
   std::vector<PreflightTerm> terms; // in the order printed
   PetscInt vectors_held = 0;
   double phase(MemoryPhase p) const; // the sum of the terms of phase p
-  // The whole run's terms and the larger of the two phases (the fields' Poisson solve is freed before H is built).
+  // The whole run's terms and the largest of the phases (the relaxation and the fields' Poisson solve are freed
+  // before H is built).
   double total() const {
-    return phase(MemoryPhase::whole_run) + std::max(phase(MemoryPhase::fields), phase(MemoryPhase::solve));
+    return phase(MemoryPhase::whole_run) +
+           std::max({phase(MemoryPhase::relaxation), phase(MemoryPhase::fields), phase(MemoryPhase::solve)});
   }
   double bytesOf(const std::string &name_start) const; // of the terms whose name starts so
 };
@@ -43,7 +46,7 @@ PetscErrorCode EstimateRunMemory(MPI_Comm comm, const TightBindingSystem &sys, c
                                  PetscInt vectors_held, MemoryEstimate *est);
 
 // Prints the estimate: "memory estimate per rank (largest): T MB = structure S MB + H aij H MB + ... (limit L MB)",
-// and each term of the fields' phase on a line of its own. Collective.
+// and each term of the phases before H (the relaxation, the fields) on a line of its own. Collective.
 PetscErrorCode PrintMemoryEstimate(MPI_Comm comm, const MemoryEstimate &est, double limit_mb);
 
 // -memory_limit MB per rank (default: MemAvailable of the node / ranks on the node). Collective.

@@ -1,6 +1,7 @@
 #include "fields/PiezoTerm.hpp"
 
 #include "fields/Polarization.hpp"
+#include "strain/SystemRelaxation.hpp"
 
 namespace tbpeta {
 
@@ -113,6 +114,11 @@ PetscErrorCode PiezoTerm::EstimateBytes(MPI_Comm comm, const TightBindingSystem 
   if (!on()) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   *bytes = EstimatePoissonBytes(SystemPoissonGrid(sys), size);
+  if (sys.spec.strain.padded()) { // the padded strain domain and its tensors stay for the polarisation
+    long long owned, halo;
+    PetscCall(CountStrainDomain(comm, sys, &owned, &halo));
+    *bytes += Structure::EstimateBytes(owned, halo, true, false) + (double)owned * sizeof(Voigt);
+  }
   PetscFunctionReturn(0);
 }
 

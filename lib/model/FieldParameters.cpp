@@ -73,7 +73,7 @@ bool FieldNumber(const std::map<std::string, std::string> &entries, const std::m
 
 PiezoCoefficients FieldParameters::coefficients(PiezoOrder order, E14Choice e14_choice) const {
   PiezoCoefficients c;
-  c.e14 = e14[(int)e14_choice];
+  c.e14 = e14[(int)ResolvedE14(order, e14_choice)];
   if (order == PiezoOrder::second) c.B114 = B114, c.B124 = B124, c.B156 = B156;
   return c;
 }
@@ -82,6 +82,7 @@ std::string FieldParameters::missingKeys(PiezoOrder order, E14Choice e14_choice)
   std::string missing;
   if (eps_static <= 0) missing = "eps_static";
   if (order == PiezoOrder::none) return missing;
+  e14_choice = ResolvedE14(order, e14_choice);
   if (!has_e14[(int)e14_choice])
     missing += std::string(missing.empty() ? "" : ", ") + "e14_" + E14ChoiceName(e14_choice);
   if (order == PiezoOrder::second && !has_second)

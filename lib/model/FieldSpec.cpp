@@ -17,7 +17,14 @@ std::string AppliedFieldText(const std::array<double, 3> &F) {
   return text;
 }
 
-const char *E14ChoiceName(E14Choice c) { return c == E14Choice::calculated ? "calculated" : "experimental"; }
+const char *E14ChoiceName(E14Choice c) {
+  return c == E14Choice::calculated ? "calculated" : c == E14Choice::experimental ? "experimental" : "auto";
+}
+
+E14Choice ResolvedE14(PiezoOrder order, E14Choice c) {
+  if (c != E14Choice::automatic) return c;
+  return order == PiezoOrder::second ? E14Choice::calculated : E14Choice::experimental;
+}
 
 namespace {
 
@@ -59,7 +66,7 @@ PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, co
   char order_name[64], e14_name[64];
   PetscInt grid = s.grid, pad = s.pad;
   PetscBool order_set;
-  int order = (int)s.piezo, e14 = 2; // auto: resolved by the order below
+  int order = (int)s.piezo, e14 = (int)s.e14;
   PetscFunctionBeginUser;
   std::snprintf(order_name, sizeof order_name, "%s", orders[order]);
   std::snprintf(e14_name, sizeof e14_name, "%s", e14s[e14]);
@@ -87,7 +94,7 @@ PetscErrorCode FieldSpecFromOptions(MPI_Comm comm, const FieldSpec &defaults, co
   PetscCall(ChooseOptionWord(comm, "-piezo", order_name, orders, 3, &order));
   PetscCall(ChooseOptionWord(comm, "-piezo_e14", e14_name, e14s, 3, &e14));
   s.piezo = (PiezoOrder)order;
-  s.e14 = e14 == 2 ? (s.piezo == PiezoOrder::second ? E14Choice::calculated : E14Choice::experimental) : (E14Choice)e14;
+  s.e14 = ResolvedE14(s.piezo, (E14Choice)e14);
   PetscCheck(!s.piezoOn() || strained, comm, PETSC_ERR_USER_INPUT,
              "-piezo %s: the polarisation comes from the relaxed strain; add -strain keating", order_name);
   PetscCheck(grid == 1 || grid == 2 || grid == 4, comm, PETSC_ERR_USER_INPUT,

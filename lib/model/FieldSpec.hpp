@@ -10,12 +10,14 @@
 
 namespace tbpeta {
 
-enum class PiezoOrder { none, first, second };     // which terms of the polarisation (fields/Polarization.hpp)
-enum class E14Choice { experimental, calculated }; // which first-order coefficient e14 the data files give
+enum class PiezoOrder { none, first, second }; // which terms of the polarisation (fields/Polarization.hpp)
+// Which first-order coefficient e14 the data files give; automatic is resolved by the order when the options are read
+// (calculated with second order, whose coefficients were computed with it; experimental with first).
+enum class E14Choice { experimental, calculated, automatic };
 
 struct FieldSpec {
   PiezoOrder piezo = PiezoOrder::none;
-  E14Choice e14 = E14Choice::experimental;
+  E14Choice e14 = E14Choice::automatic;
   int grid = 2;                                 // Poisson grid nodes per lattice constant along each axis (1, 2 or 4)
   int pad = 8;                                  // host cells added beyond the strain domain on each open face
   std::array<double, 3> efield{0, 0, 0};        // kV/cm
@@ -27,6 +29,8 @@ struct FieldSpec {
   bool any() const { return piezoOn() || fieldOn(); }
 };
 
+// The choice itself, or for automatic the one the order implies.
+E14Choice ResolvedE14(PiezoOrder order, E14Choice c);
 const char *PiezoOrderName(PiezoOrder o);
 // "Fx,Fy,Fz kV/cm" with %g (PETSc's own printf would write "0." for 0).
 std::string AppliedFieldText(const std::array<double, 3> &F);

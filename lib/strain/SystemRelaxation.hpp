@@ -34,6 +34,20 @@ struct SystemStrain {
 // before its tolerance is an error (PETSC_ERR_NOT_CONVERGED, one line) unless -strain_allow_unconverged. Collective.
 PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain *strain);
 
+// What the relaxation holds on this rank at its peak, for the memory preflight (bytes; 0 with -strain none): the
+// padded strain domain's structure when there is one and, per owned atom of the strain domain, PETSc's allocations
+// (3 vectors of 3 complex numbers per L-BFGS pair kept, -strain_snes_qn_m, and 1,127 bytes on one rank, 1,924 on
+// more: the SNES's and the line search's vectors, the ghosted displacement, the bonds' Laplacian and its GAMG
+// hierarchy, parallel GAMG keeping more) and the Keating energy's own arrays with the strain tensors (80 bytes).
+// PETSc's part is its peak under -malloc_view on 92,160 and 175,616 atoms at -strain_snes_qn_m 5, 10 and 20 on one
+// rank (to 0.1 %) and on 2 and 3 ranks (to 1 %); the rest is VmHWM less that and the runtime. Freed before H is
+// built. Collective.
+PetscErrorCode EstimateSystemRelaxation(MPI_Comm comm, const TightBindingSystem &sys, double *bytes);
+
+// The atoms this rank owns and holds as halo in the strain domain: the padded one's with -strain_pad_cells (its own
+// partition), else the electronic box's. Collective.
+PetscErrorCode CountStrainDomain(MPI_Comm comm, const TightBindingSystem &sys, long long *owned, long long *halo);
+
 // -help: the relaxation's SNES options (prefix strain_) with the defaults of tbpeta. Collective.
 PetscErrorCode ListRelaxationOptions(MPI_Comm comm);
 
