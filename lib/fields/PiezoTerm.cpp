@@ -115,9 +115,9 @@ PetscErrorCode PiezoTerm::EstimateBytes(MPI_Comm comm, const TightBindingSystem 
   PetscCallMPI(MPI_Comm_size(comm, &size));
   *bytes = EstimatePoissonBytes(SystemPoissonGrid(sys), size);
   if (sys.spec.strain.padded()) { // the padded strain domain and its tensors stay for the polarisation
-    long long owned, halo;
-    PetscCall(CountStrainDomain(comm, sys, &owned, &halo));
-    *bytes += Structure::EstimateBytes(owned, halo, true, false) + (double)owned * sizeof(Voigt);
+    DomainHalo d;
+    PetscCall(CountStrainDomain(comm, sys, &d));
+    *bytes += Structure::EstimateBytes(d.owned, d.halo, true, false) + (double)d.owned * sizeof(Voigt);
   }
   PetscFunctionReturn(0);
 }

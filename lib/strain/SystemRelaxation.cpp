@@ -2,7 +2,6 @@
 
 #include "strain/BondLaplacian.hpp"
 #include "strain/DisplacementField.hpp"
-#include "geometry/HaloAnalysis.hpp"
 #include "support/CrashReport.hpp"
 #include "support/LargeArrays.hpp"
 
@@ -53,24 +52,29 @@ PetscErrorCode ReadFields(Vec fields, PetscInt owned, SystemStrain *strain) {
   PetscFunctionReturn(0);
 }
 
-// The padded strain domain's lattice: the electronic box with pad host cells on each open face, periodic where the box
-// is and, with -strain_lateral periodic, along x and y; origin receives the box's first planes in it.
-ZincblendeLattice PaddedLattice(const TightBindingSystem &sys, std::array<int, 3> *origin) {
+// The padded strain domain's lattice and partition over the same ranks: the electronic box with pad host cells on each
+// open face, periodic where the box is and, with -strain_lateral periodic, along x and y; origin receives the box's
+// first planes in it. Collective.
+PetscErrorCode PaddedGrid(MPI_Comm comm, const TightBindingSystem &sys, std::array<int, 3> *origin,
+                          ZincblendeLattice *lattice, PlanePartition *partition) {
   std::array<int, 3> cells = sys.lattice.cells();
+  PetscFunctionBeginUser;
   for (int a = 0; a < 3; ++a) {
     cells[a] += 2 * sys.spec.strain.pad[a];
     (*origin)[a] = 4 * sys.spec.strain.pad[a];
   }
-  return ZincblendeLattice(cells, sys.spec.strain.domainPeriodic(sys.lattice.periodic()));
+  *lattice = ZincblendeLattice(cells, sys.spec.strain.domainPeriodic(sys.lattice.periodic()));
+  PetscCall(CreatePlanePartition(comm, lattice->planes(), sys.spec.partition, partition));
+  PetscFunctionReturn(0);
 }
 
-// The padded strain domain, with its own partition over the same ranks.
+// The padded strain domain, built.
 PetscErrorCode CreatePaddedDomain(MPI_Comm comm, const TightBindingSystem &sys, std::array<int, 3> *origin,
                                   Structure *domain) {
-  const ZincblendeLattice lattice = PaddedLattice(sys, origin);
+  ZincblendeLattice lattice;
   PlanePartition partition;
   PetscFunctionBeginUser;
-  PetscCall(CreatePlanePartition(comm, lattice.planes(), sys.spec.partition, &partition));
+  PetscCall(PaddedGrid(comm, sys, origin, &lattice, &partition));
   PetscCall(Structure::Create(comm, lattice, partition, sys.nano.Shifted(*origin), domain));
   domain->a_nm = sys.a_nm;
   PetscFunctionReturn(0);
@@ -110,38 +114,36 @@ PetscErrorCode RelaxSystem(MPI_Comm comm, TightBindingSystem *sys, SystemStrain 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode CountStrainDomain(MPI_Comm comm, const TightBindingSystem &sys, long long *owned, long long *halo) {
+PetscErrorCode CountStrainDomain(MPI_Comm comm, const TightBindingSystem &sys, DomainHalo *counts) {
   PetscMPIInt rank;
-  DomainHalo d;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (sys.spec.strain.padded()) {
-    std::array<int, 3> origin;
-    const ZincblendeLattice lattice = PaddedLattice(sys, &origin);
-    PlanePartition partition;
-    PetscCall(CreatePlanePartition(comm, lattice.planes(), sys.spec.partition, &partition));
-    d = CountDomainHalo(lattice, partition, rank);
-  } else {
-    d = CountDomainHalo(sys.lattice, sys.partition, rank);
+  if (!sys.spec.strain.padded()) {
+    *counts = CountDomainHalo(sys.lattice, sys.partition, rank);
+    PetscFunctionReturn(0);
   }
-  *owned = d.owned, *halo = d.halo;
+  std::array<int, 3> origin;
+  ZincblendeLattice lattice;
+  PlanePartition partition;
+  PetscCall(PaddedGrid(comm, sys, &origin, &lattice, &partition));
+  *counts = CountDomainHalo(lattice, partition, rank);
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode EstimateSystemRelaxation(MPI_Comm comm, const TightBindingSystem &sys, double *bytes) {
   constexpr double kPetscBytesPerAtom[2] = {1127, 1924}, kOwnBytesPerAtom = 80; // one rank, more ranks
   PetscInt pairs = 10;                                                          // PETSc's default -strain_snes_qn_m
-  long long owned, halo;
+  DomainHalo d;
   PetscMPIInt size;
   PetscFunctionBeginUser;
   *bytes = 0;
   if (!sys.spec.strain.on()) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetInt(nullptr, "strain_", "-snes_qn_m", &pairs, nullptr));
-  PetscCall(CountStrainDomain(comm, sys, &owned, &halo));
-  if (sys.spec.strain.padded()) *bytes += Structure::EstimateBytes(owned, halo, true, false); // beside the box's
-  const double vector = 3 * sizeof(PetscScalar);                                              // per atom
-  *bytes += (double)owned * (3.0 * pairs * vector + kPetscBytesPerAtom[size > 1] + kOwnBytesPerAtom);
+  PetscCall(CountStrainDomain(comm, sys, &d));
+  if (sys.spec.strain.padded()) *bytes += Structure::EstimateBytes(d.owned, d.halo, true, false); // beside the box's
+  const double vector = 3 * sizeof(PetscScalar);                                                  // per atom
+  *bytes += (double)d.owned * (3.0 * pairs * vector + kPetscBytesPerAtom[size > 1] + kOwnBytesPerAtom);
   PetscFunctionReturn(0);
 }
 

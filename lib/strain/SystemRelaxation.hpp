@@ -5,6 +5,7 @@
 // displacements of the electronic box's atoms move over by a PETSc scatter.
 #include <petscsys.h>
 
+#include "geometry/HaloAnalysis.hpp"
 #include "model/TightBindingSystem.hpp"
 #include "strain/Relaxation.hpp"
 #include "strain/StrainTensor.hpp"
@@ -46,7 +47,7 @@ PetscErrorCode EstimateSystemRelaxation(MPI_Comm comm, const TightBindingSystem 
 
 // The atoms this rank owns and holds as halo in the strain domain: the padded one's with -strain_pad_cells (its own
 // partition), else the electronic box's. Collective.
-PetscErrorCode CountStrainDomain(MPI_Comm comm, const TightBindingSystem &sys, long long *owned, long long *halo);
+PetscErrorCode CountStrainDomain(MPI_Comm comm, const TightBindingSystem &sys, DomainHalo *counts);
 
 // -help: the relaxation's SNES options (prefix strain_) with the defaults of tbpeta. Collective.
 PetscErrorCode ListRelaxationOptions(MPI_Comm comm);
